@@ -1,0 +1,7 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'scheduler',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  passWithNoTests: false,
+};

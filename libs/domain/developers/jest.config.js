@@ -1,0 +1,7 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'domain-developers',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+  passWithNoTests: false,
+};

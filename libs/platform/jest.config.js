@@ -1,0 +1,7 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'platform',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+  passWithNoTests: false,
+};
