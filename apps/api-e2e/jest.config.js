@@ -3,5 +3,7 @@ module.exports = {
   displayName: 'api-e2e',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
+  globalSetup: '<rootDir>/../../libs/platform/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../../libs/platform/src/testing/global-teardown.ts',
+  testTimeout: 30000,
 };

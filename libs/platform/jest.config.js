@@ -3,5 +3,6 @@ module.exports = {
   displayName: 'platform',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
+  globalSetup: '<rootDir>/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/src/testing/global-teardown.ts',
 };

@@ -1,1 +1,5 @@
-export const x = 42;
+export * from './errors';
+export * from './envelope';
+export * from './pagination';
+export * from './common';
+export * from './auth';

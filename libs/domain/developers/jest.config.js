@@ -3,5 +3,6 @@ module.exports = {
   displayName: 'domain-developers',
   preset: '../../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
+  globalSetup: '<rootDir>/../../platform/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../../platform/src/testing/global-teardown.ts',
 };

@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry point of the workspace in a real Node process, as users would. */
+export function runEntry(entry: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ProcessResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', entry, ...args], {
+      cwd: WORKSPACE_ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${entry} ${args.join(' ')} timed out; stderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_CODES, ERROR_HTTP_STATUS } from '@gateway/contracts';
+
+const ERROR_TABLE = ERROR_CODES.map((code) => `| ${ERROR_HTTP_STATUS[code]} | \`${code}\` |`).join('\n');
+
+const DESCRIPTION = `JSON REST API of the payment gateway.
+
+**Envelopes.** Success: \`{"success": true, "data": …}\`; lists add \`"meta": {"next_cursor", "has_more", "limit"}\`
+(\`?limit=\` 1–100, default 20; \`?cursor=\` opaque; newest first).
+Errors: \`{"success": false, "code", "message", "errors"?: {field: [messages]}, "retry_after"?}\`.
+Every response carries \`X-Request-Id\`. Every path answers with and without its trailing slash.
+
+**Amounts** are JSON numbers in the major unit (NGN, not kobo) with at most two decimals.
+
+**Error codes**
+
+| HTTP | code |
+|---|---|
+${ERROR_TABLE}
+`;
+
+/** OpenAPI 3 at /api/docs (UI) and /api/docs.json, generated from the controllers and contracts. */
+export function setupOpenApi(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Payment Gateway API')
+    .setVersion('v1')
+    .setDescription(DESCRIPTION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A secret key: sk_test_… or sk_live_…' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', useGlobalPrefix: false });
+}

@@ -1,0 +1,32 @@
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { FieldErrors } from '@gateway/contracts';
+import { DomainError } from '@gateway/platform';
+
+/**
+ * Strict request validation: unknown fields are refused (never silently stored) and every
+ * failure becomes `validation_error` with a field → messages map (dotted paths when nested).
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) =>
+      new DomainError('validation_error', 'The request is invalid.', flattenValidationErrors(errors)),
+  });
+}
+
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldErrors {
+  const result: FieldErrors = {};
+  for (const error of errors) {
+    const field = error.property ? (prefix ? `${prefix}.${error.property}` : error.property) : prefix || 'body';
+    const messages = Object.values(error.constraints ?? {}).map((m) =>
+      m === 'an unknown value was passed to the validate function' ? 'must be a JSON object' : m,
+    );
+    if (messages.length) result[field] = [...(result[field] ?? []), ...messages];
+    if (error.children?.length) Object.assign(result, flattenValidationErrors(error.children, field));
+  }
+  return result;
+}

@@ -1,0 +1,33 @@
+import { Controller, type DynamicModule, Get, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+
+/** Operators' liveness probe; the scheduler serves no user routes. */
+@Controller()
+class SchedulerHealthController {
+  @Get('health')
+  health(): { success: true; data: { status: 'ok' } } {
+    return { success: true, data: { status: 'ok' } };
+  }
+}
+
+/**
+ * Background work: cron scans (@nestjs/schedule) and queue workers. Each job is a thin shell that
+ * calls a domain service; none depends on running in only one instance.
+ */
+@Module({})
+export class SchedulerModule {
+  static forRoot(config: AppConfig, databaseUrl: string, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: SchedulerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5), autoLoadEntities: true }),
+        ScheduleModule.forRoot(),
+      ],
+      controllers: [SchedulerHealthController],
+      providers: [{ provide: Clock, useValue: clock }],
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Every error code the gateway answers with, and the HTTP status it travels with.
+ * One table: the API's exception filter renders from it and the OpenAPI document lists it.
+ */
+export const ERROR_HTTP_STATUS = {
+  validation_error: 400,
+  invalid_json: 400,
+  invalid_currency: 400,
+  invalid_charge_at: 400,
+  split_shares_exceed_total: 400,
+  authentication_failed: 401,
+  insufficient_scope: 403,
+  ip_not_allowed: 403,
+  live_mode_not_enabled: 403,
+  live_mode_required: 403,
+  not_found: 404,
+  payment_not_found: 404,
+  customer_not_found: 404,
+  developer_not_found: 404,
+  api_key_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  invalid_state: 409,
+  customer_exists: 409,
+  virtual_account_exists: 409,
+  schedule_already_triggered: 409,
+  idempotency_key_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  insufficient_wallet_balance: 422,
+  idempotency_key_reused: 422,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  provider_error: 502,
+  service_unavailable: 503,
+  gateway_timeout: 504,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_HTTP_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_HTTP_STATUS) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_HTTP_STATUS, value);
+}

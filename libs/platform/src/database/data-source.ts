@@ -1,0 +1,37 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from './migrations';
+
+/** Connection options shared by every process; schema changes only ever come from migrations. */
+export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: poolSize, application_name: 'gateway' },
+  };
+}
+
+// Any constant works; it only has to be the same in every process that migrates.
+const MIGRATION_LOCK_KEY = 7_264_001;
+
+/**
+ * Applies pending migrations. Several processes (api, scheduler) may start together, so the run
+ * is serialised with an advisory lock; each migration runs in its own transaction.
+ */
+export async function runMigrations(url: string): Promise<string[]> {
+  const dataSource = new DataSource({ ...dataSourceOptions(url, 2), logging: false });
+  await dataSource.initialize();
+  const runner = dataSource.createQueryRunner();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await runner.release();
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './data-source';
+export * from './embedded-postgres';
+export * from './resolve-database';
+export * from './transaction';

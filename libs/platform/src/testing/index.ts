@@ -1,0 +1,3 @@
+export * from './test-database';
+export * from './test-config';
+export * from './domain-context';

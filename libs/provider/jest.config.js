@@ -1,7 +1,0 @@
-/** @type {import('jest').Config} */
-module.exports = {
-  displayName: 'provider',
-  preset: '../../jest.preset.js',
-  rootDir: '.',
-  passWithNoTests: false,
-};

@@ -1,0 +1,24 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeysModule } from '@gateway/domain/api-keys';
+import { DevelopersModule } from '@gateway/domain/developers';
+import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+
+/** The operator CLI runs the same domain services as the API, without HTTP. */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: CliModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 2), autoLoadEntities: true }),
+        DevelopersModule,
+        ApiKeysModule,
+      ],
+      providers: [{ provide: Clock, useValue: new SystemClock() }],
+      exports: [Clock],
+    };
+  }
+}

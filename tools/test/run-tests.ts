@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { startEmbeddedPostgres } from '@gateway/platform';
+
+/**
+ * `npm test`: every project's tests, each on a fresh database it creates on this run's server —
+ * DATABASE_URL's server when set, otherwise an embedded PostgreSQL started for the run.
+ * Extra arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
+ */
+async function main(): Promise<number> {
+  const serverUrl = process.env.TEST_DATABASE_SERVER_URL || process.env.DATABASE_URL;
+  const embedded = serverUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dir: '.data/test-postgres', port: 54330, log: (l) => process.stderr.write(`${l}\n`) });
+  const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false' };
+  try {
+    return await new Promise<number>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ['node_modules/nx/bin/nx.js', 'run-many', '-t', 'test', '--outputStyle=stream', ...process.argv.slice(2)],
+        { env, stdio: 'inherit' },
+      );
+      child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    });
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`tests could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
