@@ -1,0 +1,41 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Scope } from '@gateway/contracts';
+import type { DeveloperContext } from '@gateway/platform';
+import type { FastifyRequest } from 'fastify';
+import { developerContext, type ApiKeyPrincipal } from './principal';
+
+export const ROUTE_ACCESS = 'gateway:route-access';
+
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'api-key'; scope: Scope; keyKinds: Array<'secret' | 'publishable'>; requireTotp?: boolean };
+
+/**
+ * Every merchant route declares its access once. Routes without a declaration are refused by the
+ * global guard (default deny).
+ */
+export function Authenticated(options: { scope: Scope; allowPublishable?: boolean }): MethodDecorator & ClassDecorator {
+  const access: RouteAccess = {
+    kind: 'api-key',
+    scope: options.scope,
+    keyKinds: options.allowPublishable ? ['secret', 'publishable'] : ['secret'],
+  };
+  return applyDecorators(
+    SetMetadata(ROUTE_ACCESS, access),
+    ApiBearerAuth(),
+    ApiUnauthorizedResponse({ description: '`authentication_failed`: missing, malformed, unknown, revoked or expired key' }),
+    ApiForbiddenResponse({ description: `\`insufficient_scope\` (needs \`${options.scope}\`), \`ip_not_allowed\`, \`live_mode_not_enabled\`` }),
+  );
+}
+
+/** Explicitly public (health, docs, provider webhooks, portal login…). */
+export function Public(): MethodDecorator & ClassDecorator {
+  return SetMetadata(ROUTE_ACCESS, { kind: 'public' } satisfies RouteAccess);
+}
+
+/** The caller's tenant: `{developerId, mode}` from the API key. */
+export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): DeveloperContext => {
+  const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal as ApiKeyPrincipal;
+  return developerContext(principal);
+});

@@ -1,0 +1,25 @@
+import type { ApiKeyKind, Mode, Scope } from '@gateway/contracts';
+import type { DeveloperContext } from '@gateway/platform';
+
+/** Who is calling, as established by the API key guard. */
+export interface ApiKeyPrincipal {
+  developerId: string;
+  mode: Mode;
+  keyId: string;
+  kind: ApiKeyKind;
+  /** Empty = full access. */
+  scopes: Scope[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the API key guard on authenticated merchant routes. */
+    principal?: ApiKeyPrincipal;
+    /** The client address after trusted-proxy resolution (see client-ip.ts). */
+    clientIp?: string;
+  }
+}
+
+export function developerContext(principal: ApiKeyPrincipal): DeveloperContext {
+  return { developerId: principal.developerId, mode: principal.mode };
+}
