@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
 import { DevelopersModule } from '@gateway/domain/developers';
+import { IdentityModule } from '@gateway/domain/identity';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
 
 /** The operator CLI runs the same domain services as the API, without HTTP. */
@@ -16,6 +17,7 @@ export class CliModule {
         TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 2), autoLoadEntities: true }),
         DevelopersModule,
         ApiKeysModule,
+        IdentityModule,
       ],
       providers: [{ provide: Clock, useValue: new SystemClock() }],
       exports: [Clock],

@@ -16,7 +16,7 @@ async function main(): Promise<number> {
     return await new Promise<number>((resolve) => {
       const child = spawn(
         process.execPath,
-        ['node_modules/nx/bin/nx.js', 'run-many', '-t', 'test', '--outputStyle=stream', ...process.argv.slice(2)],
+        [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--outputStyle=stream', ...process.argv.slice(2)],
         { env, stdio: 'inherit' },
       );
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

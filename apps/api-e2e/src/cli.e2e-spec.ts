@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Client } from 'pg';
+import { query } from './support/db';
 import { runEntry } from './support/processes';
 
 const databaseUrl = process.env.TEST_DATABASE_URL as string;
 const cli = (...args: string[]) => runEntry('tools/cli/main.ts', args, { DATABASE_URL: databaseUrl });
-
-async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 describe('operator CLI', () => {
   it('gives a new user a verified test developer with a secret key in one command, storing only its hash', async () => {

@@ -1,11 +1,24 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { ApiKeysModule } from '@gateway/domain/api-keys';
+import { DevelopersModule } from '@gateway/domain/developers';
+import { RequestLogsModule } from '@gateway/domain/request-logs';
+import { ApiKeyGuard } from './http/auth/api-key.guard';
+import { IpAllowlistGuard } from './http/auth/ip-allowlist.guard';
+import { ScopeGuard } from './http/auth/scope.guard';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
+import { IdempotencyHttpModule } from './http/idempotency/idempotency-http.module';
+import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
+import { ApiKeyRateLimitGuard } from './http/throttling/api-key-rate-limit.guard';
+import { IpRateLimitGuard } from './http/throttling/ip-rate-limit.guard';
+import { RateLimitModule } from './http/throttling/rate-limit.module';
 import { createValidationPipe } from './http/validation.pipe';
+import { CustomersApiModule } from './modules/customers/customers-api.module';
 import { HealthModule } from './modules/health/health.module';
+import { PortalModule } from './modules/portal/portal.module';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -18,14 +31,38 @@ export class AppModule {
   static forRoot({ config, databaseUrl, clock }: ApiModuleOptions): DynamicModule {
     return {
       module: AppModule,
+      // Global so every domain module receives the one Clock.
+      global: true,
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, config.database.poolSize), autoLoadEntities: true }),
+        DevelopersModule,
+        ApiKeysModule,
         HealthModule,
+        CustomersApiModule,
+        IdempotencyHttpModule,
+        RateLimitModule,
+        RequestLogsModule.register(config.requestLog),
+        PortalModule,
       ],
+      exports: [Clock],
       providers: [
         { provide: Clock, useValue: clock ?? new SystemClock() },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        // The guard chain, in this order (Nest runs global guards in registration order):
+        // 1. per-IP rate limit: before the key is checked, so key guessing is counted and refused;
+        // 2. who (key) → 3. from where (IP allowlist);
+        // 4. per-key rate limit: needs the key, and after the allowlist so requests from refused
+        //    addresses (a leaked key used elsewhere) cannot use up the merchant's own limit;
+        // 5. may it (scope).
+        { provide: APP_GUARD, useExisting: IpRateLimitGuard },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: IpAllowlistGuard },
+        { provide: APP_GUARD, useExisting: ApiKeyRateLimitGuard },
+        { provide: APP_GUARD, useClass: ScopeGuard },
+        // Interceptors run after the guards, outermost first: idempotency wraps the envelope, so a
+        // replay is sent as stored and never enveloped twice.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

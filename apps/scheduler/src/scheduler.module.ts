@@ -2,6 +2,9 @@ import { Controller, type DynamicModule, Get, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-purge.module';
+import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
+import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -21,13 +24,19 @@ export class SchedulerModule {
   static forRoot(config: AppConfig, databaseUrl: string, clock: Clock = new SystemClock()): DynamicModule {
     return {
       module: SchedulerModule,
+      // Global so every domain module receives the one Clock.
+      global: true,
       imports: [
         ConfigModule.forRoot(config),
         TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5), autoLoadEntities: true }),
         ScheduleModule.forRoot(),
+        IdempotencyPurgeModule,
+        RequestLogPurgeModule,
+        PortalHousekeepingModule,
       ],
       controllers: [SchedulerHealthController],
       providers: [{ provide: Clock, useValue: clock }],
+      exports: [Clock],
     };
   }
 }

@@ -3,3 +3,5 @@ export * from './envelope';
 export * from './pagination';
 export * from './common';
 export * from './auth';
+export * from './customers';
+export * from './portal';

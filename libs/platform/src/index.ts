@@ -6,3 +6,4 @@ export * from './crypto';
 export * from './tenancy';
 export * from './money';
 export * from './process';
+export * from './pagination';

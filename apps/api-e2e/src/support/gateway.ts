@@ -11,11 +11,11 @@ export interface TestGateway {
 }
 
 /** Boots the real API app on 127.0.0.1:<random port> against this run's test database. */
-export async function startGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+export async function startGateway(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<TestGateway> {
   const config = testConfig(env);
   const clock = new ManualClock(new Date());
   const app = await createApiApp({ config, databaseUrl: config.database.url as string, clock, logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host, port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   return { app, baseUrl: `http://127.0.0.1:${address.port}`, clock, close: () => app.close() };
 }

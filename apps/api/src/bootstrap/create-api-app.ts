@@ -1,10 +1,13 @@
 import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyCookie from '@fastify/cookie';
 import { randomUUID } from 'node:crypto';
 import { AppModule, type ApiModuleOptions } from '../app.module';
+import { parseIp } from '@gateway/domain/api-keys';
 import { registerJsonParser } from '../http/json-body-parser';
 import { setupOpenApi } from '../http/openapi';
+import { registerRequestLogging } from '../http/request-log/request-log.hooks';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -17,18 +20,23 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     // Every request gets our own unique id; a client-sent X-Request-Id is not trusted.
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
     requestIdHeader: false,
-    trustProxy: false,
+    // X-Forwarded-For counts only when the socket peer is a configured trusted proxy.
+    trustProxy: options.config.api.trustedProxies.length ? options.config.api.trustedProxies : false,
     logger: false,
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    request.clientIp = normalizeIp(request.ip);
   });
   registerJsonParser(fastify);
+  // Portal sessions travel in an httpOnly cookie (see modules/portal).
+  void fastify.register(fastifyCookie);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
     logger: options.logger ?? ['error', 'warn', 'log'],
     bufferLogs: false,
+    abortOnError: false,
     // Our own JSON parser (registerJsonParser) replaces Nest's.
     bodyParser: false,
   });
@@ -36,8 +44,16 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     exclude: [
       { path: 'health', method: RequestMethod.GET },
       { path: 'ready', method: RequestMethod.GET },
+      // The developer portal's own API (session cookies, not API keys): /api/portal/…
+      { path: 'api/portal/{*path}', method: RequestMethod.ALL },
     ],
   });
   setupOpenApi(app);
+  registerRequestLogging(app);
   return app;
+}
+
+/** IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is reported as plain IPv4. */
+function normalizeIp(ip: string): string {
+  return parseIp(ip)?.toString() ?? ip;
 }

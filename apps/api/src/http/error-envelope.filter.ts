@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import { ERROR_HTTP_STATUS, type ErrorCode, type ErrorEnvelope } from '@gateway/contracts';
 import { DomainError } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitExceededError } from './throttling/rate-limit-exceeded.error';
 
 /** Thrown by HTTP-layer guards and hooks that need to add response headers (e.g. Retry-After). */
 export interface RenderedError {
@@ -35,6 +36,10 @@ const FALLBACK_MESSAGES: Partial<Record<number, string>> = {
  * logged with the request id and answered as `internal_error` without internals.
  */
 export function renderError(error: unknown, requestId: string, logger: Logger): RenderedError {
+  if (error instanceof RateLimitExceededError) {
+    const rendered = envelope(error.code, error.message);
+    return { ...rendered, body: { ...rendered.body, retry_after: error.retryAfterSeconds } };
+  }
   if (error instanceof DomainError) {
     return envelope(error.code, error.message, error.fieldErrors);
   }

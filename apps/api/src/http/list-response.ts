@@ -1,4 +1,5 @@
 import type { ListMeta } from '@gateway/contracts';
+import type { Page } from '@gateway/platform';
 
 /** What a controller returns for a cursor-paginated list; the envelope interceptor adds `meta`. */
 export class ListResponse<T> {
@@ -6,4 +7,8 @@ export class ListResponse<T> {
     readonly items: T[],
     readonly meta: ListMeta,
   ) {}
+
+  static of<R, T>(page: Page<R>, map: (row: R) => T): ListResponse<T> {
+    return new ListResponse(page.items.map(map), { next_cursor: page.nextCursor, has_more: page.hasMore, limit: page.limit });
+  }
 }

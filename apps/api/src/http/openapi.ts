@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODES, ERROR_HTTP_STATUS } from '@gateway/contracts';
+import { documentIdempotency } from './idempotency/idempotency-openapi';
+import { APP_CONFIG, type AppConfig } from '@gateway/platform';
+import { documentRateLimits } from './throttling/rate-limit-openapi';
 
 const ERROR_TABLE = ERROR_CODES.map((code) => `| ${ERROR_HTTP_STATUS[code]} | \`${code}\` |`).join('\n');
 
@@ -27,7 +30,11 @@ export function setupOpenApi(app: INestApplication): void {
     .setVersion('v1')
     .setDescription(DESCRIPTION)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A secret key: sk_test_… or sk_live_…' })
+    .addCookieAuth('gw_session', { type: 'apiKey', in: 'cookie', description: 'Developer portal session (POST /api/portal/auth/login)' }, 'gw_session')
+    .addTag('Portal', 'The developer portal API under /api/portal (not part of the merchant contract): session cookie, X-CSRF-Token on every state-changing request, X-TOTP-Code for step-up actions. See docs/portal-api.md.')
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  documentIdempotency(document);
+  documentRateLimits(document, app.get<AppConfig>(APP_CONFIG).rateLimits);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', useGlobalPrefix: false });
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type ApiKeyKind, isScope, type Mode, type Scope } from '@gateway/contracts';
-import { Clock, DomainError, randomToken, sha256Hex } from '@gateway/platform';
-import { IsNull, Repository } from 'typeorm';
+import { Clock, type DeveloperContext, DomainError, notifyAccessChanged, randomToken, sha256Hex } from '@gateway/platform';
+import { type EntityManager, IsNull, Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
+import { KeyAuthenticator } from './key-authenticator';
 
 export interface NewApiKey {
   developerId: string;
@@ -26,6 +27,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly clock: Clock,
+    private readonly authenticator: KeyAuthenticator,
   ) {}
 
   /** @throws validation_error for an unknown scope */
@@ -58,7 +60,11 @@ export class ApiKeysService {
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     if (!key.revokedAt) {
       key.revokedAt = this.clock.now();
-      await this.keys.save(key);
+      await this.keys.manager.transaction(async (m) => {
+        await m.save(key);
+        await notifyAccessChanged(m, `key:${key.id}`);
+      });
+      this.authenticator.invalidate();
     }
     return key;
   }
@@ -79,4 +85,85 @@ export class ApiKeysService {
   list(developerId: string, mode?: Mode): Promise<ApiKeyEntity[]> {
     return this.keys.find({ where: { developerId, ...(mode ? { mode } : {}) }, order: { createdAt: 'DESC' } });
   }
+
+  /** @throws api_key_not_found (also another developer's key, or one of the other mode) */
+  async get(ctx: DeveloperContext, keyId: string): Promise<ApiKeyEntity> {
+    const key = UUID.test(keyId) ? await this.keys.findOneBy({ id: keyId, developerId: ctx.developerId, mode: ctx.mode }) : null;
+    if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
+    return key;
+  }
+
+  /**
+   * Replaces a key's scopes (empty = full access); every API instance applies it at once.
+   * @throws api_key_not_found, validation_error (unknown scope), invalid_state (revoked or expired key)
+   */
+  async setScopes(ctx: DeveloperContext, keyId: string, scopes: string[]): Promise<ApiKeyEntity> {
+    const wanted = checkedScopes(scopes);
+    return this.keys.manager.transaction(async (m) => {
+      const key = await this.lockUsable(m, ctx, keyId);
+      key.scopes = wanted;
+      await m.save(key);
+      await notifyAccessChanged(m, `key:${key.id}`);
+      return key;
+    });
+  }
+
+  /**
+   * Issues a successor with the same kind, name and scopes. The old key is revoked at once or,
+   * with an overlap, keeps working until the overlap ends (an earlier expiry is kept), so a
+   * deployment can switch keys without downtime.
+   * @throws api_key_not_found, invalid_state (revoked or expired key)
+   */
+  async rotate(ctx: DeveloperContext, keyId: string, overlapMs = 0): Promise<IssuedApiKey & { previous: ApiKeyEntity }> {
+    return this.keys.manager.transaction(async (m) => {
+      const previous = await this.lockUsable(m, ctx, keyId);
+      const now = this.clock.now();
+      const prefix = `${previous.kind === 'secret' ? 'sk' : 'pk'}_${previous.mode}_`;
+      const secret = `${prefix}${randomToken(24)}`;
+      const key = await m.save(
+        m.create(ApiKeyEntity, {
+          developerId: previous.developerId,
+          mode: previous.mode,
+          kind: previous.kind,
+          keyHash: sha256Hex(secret),
+          keyHint: `${prefix}…${secret.slice(-4)}`,
+          name: previous.name,
+          scopes: previous.scopes,
+          expiresAt: null,
+        }),
+      );
+      if (overlapMs > 0) {
+        const overlapEnd = new Date(now.getTime() + overlapMs);
+        if (!previous.expiresAt || previous.expiresAt > overlapEnd) previous.expiresAt = overlapEnd;
+      } else {
+        previous.revokedAt = now;
+      }
+      await m.save(previous);
+      await notifyAccessChanged(m, `key:${previous.id}`);
+      return { secret, key, previous };
+    });
+  }
+
+  private async lockUsable(m: EntityManager, ctx: DeveloperContext, keyId: string): Promise<ApiKeyEntity> {
+    const key = UUID.test(keyId)
+      ? await m.findOne(ApiKeyEntity, { where: { id: keyId, developerId: ctx.developerId, mode: ctx.mode }, lock: { mode: 'pessimistic_write' } })
+      : null;
+    if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
+    if (key.revokedAt || (key.expiresAt && key.expiresAt <= this.clock.now())) {
+      throw new DomainError('invalid_state', `The key ${key.keyHint} is ${key.revokedAt ? 'revoked' : 'expired'}.`);
+    }
+    return key;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** @throws validation_error for an unknown scope */
+function checkedScopes(scopes: string[]): Scope[] {
+  const unique = [...new Set(scopes)];
+  const unknown = unique.filter((s) => !isScope(s));
+  if (unknown.length) {
+    throw new DomainError('validation_error', `Unknown scope: ${unknown.join(', ')}.`, { scopes: unknown.map((s) => `unknown scope ${s}`) });
+  }
+  return unique as Scope[];
 }

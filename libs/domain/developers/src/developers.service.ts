@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type Amount, Clock, type Currency, DomainError } from '@gateway/platform';
+import { type Amount, Clock, type Currency, DomainError, notifyAccessChanged } from '@gateway/platform';
 import { QueryFailedError, Repository } from 'typeorm';
 import { DeveloperEntity } from './developer.entity';
 import { DeveloperFeeOverrideEntity } from './developer-fee-override.entity';
@@ -64,7 +64,7 @@ export class DevelopersService {
     const developer = await this.get(id);
     if (!developer.identityVerifiedAt) {
       developer.identityVerifiedAt = this.clock.now();
-      await this.developers.save(developer);
+      await this.saveAndAnnounce(developer);
     }
     return developer;
   }
@@ -73,9 +73,17 @@ export class DevelopersService {
     const developer = await this.get(id);
     if (!developer.emailVerifiedAt) {
       developer.emailVerifiedAt = this.clock.now();
-      await this.developers.save(developer);
+      await this.saveAndAnnounce(developer);
     }
     return developer;
+  }
+
+  /** Verification decides which modes a developer's keys may use: API instances must know at once. */
+  private async saveAndAnnounce(developer: DeveloperEntity): Promise<void> {
+    await this.developers.manager.transaction(async (m) => {
+      await m.save(developer);
+      await notifyAccessChanged(m, `developer:${developer.id}`);
+    });
   }
 
   /** Sets the platform fee this developer pays per successful transaction in `currency` (0 allowed). */

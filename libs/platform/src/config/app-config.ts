@@ -1,13 +1,31 @@
+import type { EncryptionKey } from '../crypto/encryption';
+import type { Currency } from '../money';
 import { configSchema } from './config.schema';
 
 /** The typed, validated configuration every process receives. */
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug';
-  api: { host: string; port: number; publicBaseUrl: string };
+  api: { host: string; port: number; publicBaseUrl: string; trustedProxies: string[] };
   database: { url?: string; poolSize: number; embeddedDir: string; embeddedPort: number };
   redisUrl?: string;
+  rateLimits: { livePerSecond: number; testPerSecond: number; ipPerSecond: number; redisPrefix: string };
+  idempotency: { retentionHours: number; lockTimeoutSeconds: number };
+  requestLog: { retentionDays: number; flushIntervalMs: number; batchSize: number; maxBuffered: number };
   scheduler: { host: string; port: number };
+  /** Keys for values stored encrypted; the first encrypts. Empty (never in production) = ephemeral key. */
+  encryptionKeys: EncryptionKey[];
+  mail: { smtpUrl?: string; from: string };
+  portal: {
+    baseUrl: string;
+    sessionIdleMinutes: number;
+    sessionAbsoluteHours: number;
+    loginMaxFailures: number;
+    loginLockoutMinutes: number;
+    totpLockoutMinutes: number;
+  };
+  /** Withdrawals above these amounts need a TOTP code; a currency not listed always does. */
+  largeWithdrawalThresholds: Partial<Record<Currency, string>>;
 }
 
 export class ConfigError extends Error {
@@ -28,10 +46,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(setting, shown);
   }
   const c = parsed.data;
+  // Secrets sealed with a throw-away key would be lost at the next restart: never in production.
+  if (c.NODE_ENV === 'production' && !c.ENCRYPTION_KEYS.length) {
+    throw new ConfigError('ENCRYPTION_KEYS', 'is missing (required when NODE_ENV=production)');
+  }
   return {
     env: c.NODE_ENV,
     logLevel: c.LOG_LEVEL,
-    api: { host: c.API_HOST, port: c.API_PORT, publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, '') },
+    api: { host: c.API_HOST, port: c.API_PORT, publicBaseUrl: c.PUBLIC_BASE_URL.replace(/\/+$/, ''), trustedProxies: c.TRUSTED_PROXIES },
     database: {
       url: c.DATABASE_URL,
       poolSize: c.DATABASE_POOL_SIZE,
@@ -39,7 +61,31 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       embeddedPort: c.EMBEDDED_PG_PORT,
     },
     redisUrl: c.REDIS_URL,
+    rateLimits: {
+      livePerSecond: c.RATE_LIMIT_LIVE_PER_SECOND,
+      testPerSecond: c.RATE_LIMIT_TEST_PER_SECOND,
+      ipPerSecond: c.RATE_LIMIT_IP_PER_SECOND,
+      redisPrefix: c.RATE_LIMIT_REDIS_PREFIX,
+    },
+    idempotency: { retentionHours: c.IDEMPOTENCY_RETENTION_HOURS, lockTimeoutSeconds: c.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
+    requestLog: {
+      retentionDays: c.REQUEST_LOG_RETENTION_DAYS,
+      flushIntervalMs: c.REQUEST_LOG_FLUSH_INTERVAL_MS,
+      batchSize: c.REQUEST_LOG_BATCH_SIZE,
+      maxBuffered: c.REQUEST_LOG_MAX_BUFFERED,
+    },
     scheduler: { host: c.SCHEDULER_HOST, port: c.SCHEDULER_PORT },
+    encryptionKeys: c.ENCRYPTION_KEYS,
+    mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
+    portal: {
+      baseUrl: c.PORTAL_BASE_URL.replace(/\/+$/, ''),
+      sessionIdleMinutes: c.PORTAL_SESSION_IDLE_MINUTES,
+      sessionAbsoluteHours: c.PORTAL_SESSION_ABSOLUTE_HOURS,
+      loginMaxFailures: c.PORTAL_LOGIN_MAX_FAILURES,
+      loginLockoutMinutes: c.PORTAL_LOGIN_LOCKOUT_MINUTES,
+      totpLockoutMinutes: c.TOTP_LOCKOUT_MINUTES,
+    },
+    largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEncryptionKeys } from '../crypto/encryption';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalUrl = (protocols: string[]) =>
@@ -23,6 +24,12 @@ export const configSchema = z.object({
   API_HOST: z.string().trim().min(1).default('127.0.0.1'),
   API_PORT: port.default(3000),
   PUBLIC_BASE_URL: httpUrl.default('http://localhost:3000'),
+  // Proxies whose X-Forwarded-For is believed (IPs or CIDRs, comma-separated). Empty: the socket's address.
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((e) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(e)), 'must be IP addresses or CIDR ranges'),
 
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -30,6 +37,66 @@ export const configSchema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
 
   REDIS_URL: optionalUrl(['redis', 'rediss']),
+  // Requests per 1-second window, per secret key (by the key's mode) and per client IP at once.
+  RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(25),
+  RATE_LIMIT_IP_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  // Namespace of the counters in Redis: instances that share limits must use the same prefix.
+  RATE_LIMIT_REDIS_PREFIX: z.string().trim().min(1).default('gateway:rate-limit:'),
+
+  // Idempotency keys are remembered at least 24 hours (the contract's minimum), then purged.
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).max(8760).default(24),
+  // An in-progress claim older than this is treated as abandoned (crashed request) and may be taken over.
+  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+
+  // Request log: entries kept this many days (the spec's 90 by default), then purged by the scheduler.
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  // The API writes its request log in batches: at least this often, or as soon as a batch is full.
+  REQUEST_LOG_FLUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  REQUEST_LOG_BATCH_SIZE: z.coerce.number().int().min(1).max(2000).default(500),
+  // Entries held in memory while the database refuses them; beyond it the oldest are dropped (with a warning).
+  REQUEST_LOG_MAX_BUFFERED: z.coerce.number().int().min(100).max(1_000_000).default(20_000),
+
+  // Values stored encrypted (TOTP secrets…): `<key id>:<base64 32 bytes>`, comma-separated, the
+  // first encrypts, the others still decrypt (rotation). Required in production.
+  ENCRYPTION_KEYS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((v, ctx) => {
+      if (v === '') return [];
+      const keys = parseEncryptionKeys(v);
+      if (typeof keys !== 'string') return keys;
+      ctx.addIssue({ code: 'custom', message: keys });
+      return z.NEVER;
+    }),
+
+  // Portal people: mail (SMTP when set, else the dev mailbox table), sessions, lockouts, TOTP.
+  SMTP_URL: optionalUrl(['smtp', 'smtps']),
+  MAIL_FROM: z.string().trim().min(3).default('Payment Gateway <no-reply@localhost>'),
+  PORTAL_BASE_URL: httpUrl.default('http://localhost:4200'),
+  PORTAL_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  PORTAL_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  PORTAL_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  PORTAL_LOGIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  TOTP_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  // Withdrawals above this need a TOTP code: `1000000` (NGN) or `NGN:1000000,USD:5000`.
+  LARGE_WITHDRAWAL_THRESHOLD: z
+    .string()
+    .trim()
+    .default('1000000')
+    .refine(
+      (v) => v.split(',').every((e) => /^(?:(?:NGN|USD|GBP|KES):)?\d{1,15}(?:\.\d{1,2})?$/.test(e.trim())),
+      'must be an amount (NGN) or CURRENCY:amount pairs, e.g. NGN:1000000,USD:5000',
+    )
+    .transform((v) =>
+      Object.fromEntries(
+        v.split(',').map((e) => {
+          const [first, second] = e.trim().split(':');
+          return second === undefined ? ['NGN', first] : [first, second];
+        }),
+      ) as Partial<Record<'NGN' | 'USD' | 'GBP' | 'KES', string>>,
+    ),
 
   SCHEDULER_HOST: z.string().trim().min(1).default('127.0.0.1'),
   SCHEDULER_PORT: port.default(3002),

@@ -1,1 +1,2 @@
 export * from './hashing';
+export * from './encryption';

@@ -2,3 +2,4 @@ export * from './data-source';
 export * from './embedded-postgres';
 export * from './resolve-database';
 export * from './transaction';
+export * from './access-notifications';

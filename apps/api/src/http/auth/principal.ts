@@ -1,4 +1,5 @@
 import type { ApiKeyKind, Mode, Scope } from '@gateway/contracts';
+import type { IpRule } from '@gateway/domain/api-keys';
 import type { DeveloperContext } from '@gateway/platform';
 
 /** Who is calling, as established by the API key guard. */
@@ -9,6 +10,8 @@ export interface ApiKeyPrincipal {
   kind: ApiKeyKind;
   /** Empty = full access. */
   scopes: Scope[];
+  /** Addresses this key may be used from; empty = any. */
+  allowlist: IpRule[];
 }
 
 declare module 'fastify' {

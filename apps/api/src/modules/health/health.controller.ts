@@ -2,8 +2,13 @@ import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DomainError } from '@gateway/platform';
 import { DataSource } from 'typeorm';
+import { Public } from '../../http/auth/authenticated.decorator';
+import { SkipRateLimit } from '../../http/throttling/skip-rate-limit.decorator';
 
 @ApiTags('Health')
+@Public()
+// Probes are polled by load balancers and orchestrators; they must never be refused.
+@SkipRateLimit()
 @Controller()
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}

@@ -1,0 +1,262 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type TestGateway, startGateway } from './support/gateway';
+import { http, type HttpResult } from './support/http';
+import { createMerchant } from './support/merchants';
+import { WORKSPACE_ROOT } from './support/processes';
+
+/*
+ * Small limits make the 1-second windows easy to fill. Every test uses fresh keys and, behind a
+ * trusted proxy, its own client IP, so no test inherits another's counts.
+ */
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const redisAvailable = redisAnswers(REDIS_URL);
+if (!redisAvailable) {
+  console.warn(`Redis is not reachable at ${REDIS_URL}: the rate-limit tests on shared Redis counters are SKIPPED.`);
+}
+const redisDescribe = redisAvailable ? describe : describe.skip;
+const redisIt = redisAvailable ? it : it.skip;
+
+/** Counters of this run live under their own prefix, so runs (and CI jobs) sharing a Redis never collide. */
+const runPrefix = `e2e-rate-limits:${randomUUID()}:`;
+const stores = {
+  memory: { REDIS_URL: '' },
+  redis: { REDIS_URL, RATE_LIMIT_REDIS_PREFIX: runPrefix },
+};
+const LIMITS = { RATE_LIMIT_TEST_PER_SECOND: '5', RATE_LIMIT_LIVE_PER_SECOND: '8', TRUSTED_PROXIES: '127.0.0.1' };
+
+const list = (gateway: TestGateway, key: string | undefined, ip: string): Promise<HttpResult> =>
+  http(gateway.baseUrl, 'GET', '/api/v1/customers', { token: key, headers: { 'x-forwarded-for': ip } });
+
+/** A client address no other test (or earlier run sharing Redis) has used. */
+const freshIp = () => `198.51.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}`;
+
+function rateHeaders(res: HttpResult): { limit: number; remaining: number; reset: number } {
+  return {
+    limit: Number(res.headers.get('x-ratelimit-limit')),
+    remaining: Number(res.headers.get('x-ratelimit-remaining')),
+    reset: Number(res.headers.get('x-ratelimit-reset')),
+  };
+}
+
+function expectRateLimited(res: HttpResult): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ success: false, code: 'rate_limit_exceeded', message: expect.any(String), retry_after: expect.any(Number) });
+  expect(Number.isInteger(res.body.retry_after)).toBe(true);
+  expect(res.body.retry_after).toBeGreaterThanOrEqual(1);
+  expect(res.headers.get('retry-after')).toBe(String(res.body.retry_after));
+  expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+}
+
+describe.each(Object.keys(stores) as Array<keyof typeof stores>)('rate limits, counting in %s', (store) => {
+  const storeDescribe = store === 'redis' ? redisDescribe : describe;
+
+  storeDescribe('per API key', () => {
+    let gateway: TestGateway;
+    beforeAll(async () => {
+      gateway = await startGateway({ ...stores[store], ...LIMITS, RATE_LIMIT_IP_PER_SECOND: '1000' });
+    });
+    afterAll(() => gateway?.close());
+
+    it('allows 5 requests a second to a test key, counting down in the headers, and refuses the 6th with 429', async () => {
+      const merchant = await createMerchant(gateway);
+      const ip = freshIp();
+      const remaining: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await list(gateway, merchant.key, ip);
+        expect(res.status).toBe(200);
+        const headers = rateHeaders(res);
+        expect(headers.limit).toBe(5);
+        expect(headers.reset).toBeGreaterThanOrEqual(1);
+        remaining.push(headers.remaining);
+      }
+      expect(remaining).toEqual([4, 3, 2, 1, 0]);
+
+      const refused = await list(gateway, merchant.key, ip);
+      expectRateLimited(refused);
+      expect(refused.body.message).toContain('API key');
+      expect(rateHeaders(refused)).toMatchObject({ limit: 5, remaining: 0 });
+    });
+
+    it('gives a live key the live limit (8), not the test one', async () => {
+      const merchant = await createMerchant(gateway, { mode: 'live', identityVerified: true });
+      const ip = freshIp();
+      for (let i = 0; i < 8; i++) {
+        const res = await list(gateway, merchant.key, ip);
+        expect(res.status).toBe(200);
+        expect(rateHeaders(res)).toMatchObject({ limit: 8, remaining: 7 - i });
+      }
+      expectRateLimited(await list(gateway, merchant.key, ip));
+    });
+
+    it("gives a developer's second key its own bucket", async () => {
+      const merchant = await createMerchant(gateway);
+      const second = await merchant.issueKey();
+      const ip = freshIp();
+      for (let i = 0; i < 5; i++) await list(gateway, merchant.key, ip);
+      expectRateLimited(await list(gateway, merchant.key, ip));
+
+      const other = await list(gateway, second.key, ip);
+      expect(other.status).toBe(200);
+      expect(rateHeaders(other)).toMatchObject({ limit: 5, remaining: 4 });
+    });
+
+    it('admits the key again once retry_after has passed', async () => {
+      const merchant = await createMerchant(gateway);
+      const ip = freshIp();
+      for (let i = 0; i < 5; i++) await list(gateway, merchant.key, ip);
+      const refused = await list(gateway, merchant.key, ip);
+      expectRateLimited(refused);
+
+      await new Promise((resolve) => setTimeout(resolve, refused.body.retry_after * 1000 + 50));
+      const again = await list(gateway, merchant.key, ip);
+      expect(again.status).toBe(200);
+      expect(rateHeaders(again)).toMatchObject({ limit: 5, remaining: 4 });
+    });
+  });
+
+  storeDescribe('per client IP', () => {
+    let gateway: TestGateway;
+    beforeAll(async () => {
+      gateway = await startGateway({ ...stores[store], ...LIMITS, RATE_LIMIT_IP_PER_SECOND: '8' });
+    });
+    afterAll(() => gateway?.close());
+
+    it('counts unauthenticated requests (401) against the IP and then refuses even a valid key from it', async () => {
+      const merchant = await createMerchant(gateway);
+      const ip = freshIp();
+      for (let i = 0; i < 8; i++) {
+        const guess = await list(gateway, `sk_test_${randomBytes(24).toString('hex')}`, ip);
+        expect(guess.status).toBe(401);
+        expect(rateHeaders(guess)).toMatchObject({ limit: 8, remaining: 7 - i });
+      }
+      const guess = await list(gateway, `sk_test_${randomBytes(24).toString('hex')}`, ip);
+      expectRateLimited(guess);
+      expect(guess.body.message).toContain('IP address');
+
+      expectRateLimited(await list(gateway, merchant.key, ip));
+      // Another address is not affected, and the refused key's own bucket was never touched.
+      const elsewhere = await list(gateway, merchant.key, freshIp());
+      expect(elsewhere.status).toBe(200);
+      expect(rateHeaders(elsewhere)).toMatchObject({ limit: 5, remaining: 4 });
+    });
+
+    it('shows in the headers whichever bucket, key or IP, has fewer requests left', async () => {
+      const merchant = await createMerchant(gateway);
+      const second = await merchant.issueKey();
+      const ip = freshIp();
+      // Key 5 vs IP 8: after 4 requests the key has 1 left, the IP 4.
+      let res: HttpResult | undefined;
+      for (let i = 0; i < 4; i++) res = await list(gateway, merchant.key, ip);
+      expect(rateHeaders(res as HttpResult)).toMatchObject({ limit: 5, remaining: 1 });
+      // A fresh key from the same IP: the key has 4 left, the IP 3.
+      res = await list(gateway, second.key, ip);
+      expect(res.status).toBe(200);
+      expect(rateHeaders(res)).toMatchObject({ limit: 8, remaining: 3 });
+    });
+
+    it('never limits the health probes or the API documentation', async () => {
+      const ip = freshIp();
+      for (let i = 0; i < 10; i++) {
+        for (const path of ['/health', '/ready', '/api/docs.json']) {
+          const res = await http(gateway.baseUrl, 'GET', path, { headers: { 'x-forwarded-for': ip } });
+          expect(res.status).toBe(200);
+          expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+        }
+      }
+    });
+  });
+});
+
+describe('rate limits shared by several API instances through Redis', () => {
+  let first: TestGateway;
+  let second: TestGateway;
+  beforeAll(async () => {
+    if (!redisAvailable) return;
+    const shared = { ...stores.redis, ...LIMITS, RATE_LIMIT_IP_PER_SECOND: '1000', RATE_LIMIT_REDIS_PREFIX: `${runPrefix}shared:` };
+    [first, second] = await Promise.all([startGateway(shared), startGateway(shared)]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+  });
+
+  redisIt('counts requests split across two instances against one limit', async () => {
+    const merchant = await createMerchant(first);
+    const ip = freshIp();
+    const remaining: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await list(i % 2 === 0 ? first : second, merchant.key, ip);
+      expect(res.status).toBe(200);
+      remaining.push(rateHeaders(res).remaining);
+    }
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    expectRateLimited(await list(second, merchant.key, ip));
+    expectRateLimited(await list(first, merchant.key, ip));
+  });
+
+  redisIt('counts the per-IP limit across instances too', async () => {
+    const [a, b] = await Promise.all([
+      startGateway({ ...stores.redis, ...LIMITS, RATE_LIMIT_IP_PER_SECOND: '4', RATE_LIMIT_REDIS_PREFIX: `${runPrefix}ip:` }),
+      startGateway({ ...stores.redis, ...LIMITS, RATE_LIMIT_IP_PER_SECOND: '4', RATE_LIMIT_REDIS_PREFIX: `${runPrefix}ip:` }),
+    ]);
+    try {
+      const ip = freshIp();
+      for (let i = 0; i < 4; i++) expect((await list(i % 2 === 0 ? a : b, undefined, ip)).status).toBe(401);
+      expectRateLimited(await list(a, undefined, ip));
+      expectRateLimited(await list(b, undefined, ip));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe('rate limits when Redis fails', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every counter update fails, as in a Redis outage.
+    gateway = await startGateway({ ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_IP_PER_SECOND: '3' });
+  });
+  afterAll(() => gateway.close());
+
+  it('lets requests through (fails open) instead of refusing or erroring', async () => {
+    const merchant = await createMerchant(gateway);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) {
+      const res = await list(gateway, merchant.key, ip);
+      expect(res.status).toBe(200);
+    }
+  });
+});
+
+describe('rate limits in the OpenAPI document', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startGateway({ REDIS_URL: '', RATE_LIMIT_TEST_PER_SECOND: '25', RATE_LIMIT_LIVE_PER_SECOND: '100', RATE_LIMIT_IP_PER_SECOND: '200' });
+  });
+  afterAll(() => gateway.close());
+
+  it('documents the 429 answer and the X-RateLimit headers on authenticated operations, not on health', async () => {
+    const { body: doc } = await http(gateway.baseUrl, 'GET', '/api/docs.json');
+    const list = doc.paths['/api/v1/customers'].get;
+    expect(list.responses['429']).toEqual({ $ref: '#/components/responses/RateLimitExceeded' });
+    expect(Object.keys(list.responses['200'].headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+    );
+    expect(Object.keys(doc.components.responses.RateLimitExceeded.headers)).toContain('Retry-After');
+    expect(doc.paths['/health'].get.responses['429']).toBeUndefined();
+    expect(doc.info.description).toContain('**Rate limits.**');
+    expect(doc.info.description).toContain('25 for a test key');
+  });
+});
+
+/** Asks Redis for PONG in a child process, so the answer is known before the tests are declared. */
+function redisAnswers(url: string): boolean {
+  const probe = `
+    const { Redis } = require('ioredis');
+    const redis = new Redis(process.argv[1], { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => {});
+    redis.connect().then(() => redis.ping()).then((r) => { console.log(r); redis.disconnect(); }, () => process.exit(1));
+  `;
+  const result = spawnSync(process.execPath, ['-e', probe, url], { cwd: WORKSPACE_ROOT, encoding: 'utf8', timeout: 5000 });
+  return result.status === 0 && result.stdout.trim() === 'PONG';
+}

@@ -1,0 +1,19 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { DomainError } from '@gateway/platform';
+import type { FastifyRequest } from 'fastify';
+import { routeAccess } from './route-access';
+
+/** Third guard: the route's declared scope. A key with no scopes has full access. */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const access = routeAccess(this.reflector, context);
+    const principal = context.switchToHttp().getRequest<FastifyRequest>().principal;
+    if (access?.kind !== 'api-key' || !principal) return true;
+    if (principal.scopes.length === 0 || principal.scopes.includes(access.scope)) return true;
+    throw new DomainError('insufficient_scope', `This API key lacks the ${access.scope} scope.`);
+  }
+}

@@ -1,0 +1,78 @@
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { RequestLogWriter } from '@gateway/domain/request-logs';
+import { Clock } from '@gateway/platform';
+import type { FastifyRequest } from 'fastify';
+import { buildRequestLogEntry, CLIENT_CLOSED_REQUEST, contentTypeOf, merchantApiPath } from './request-log-entry.builder';
+
+/** A merchant API request on its way through the hooks. */
+interface TrackedRequest {
+  path: string;
+  /** performance.now() on arrival, for requests that end without a reply (abandoned by the client). */
+  startedAt: number;
+  /** The serialized response, captured in onSend. */
+  payload: unknown;
+  logged: boolean;
+}
+
+/**
+ * Logs every request to the merchant API (`/api/v1/…`), refusals (401, 403, 404, 413, 429, 5xx)
+ * included, without slowing it down: onSend only keeps a reference to the serialized response,
+ * and the entry is built in onResponse — after the response has been sent — and handed to the
+ * batching writer. Register before the application starts listening.
+ */
+export function registerRequestLogging(app: NestFastifyApplication): void {
+  const writer = app.get(RequestLogWriter, { strict: false });
+  const clock = app.get(Clock, { strict: false });
+  const logger = new Logger('RequestLog');
+  const fastify = app.getHttpAdapter().getInstance();
+  const tracked = new WeakMap<FastifyRequest, TrackedRequest>();
+
+  const record = (request: FastifyRequest, outcome: { statusCode: number; durationMs: number; contentType: string | null }) => {
+    const state = tracked.get(request);
+    // An abandoned request may still produce a late response event: log it once.
+    if (!state || state.logged) return;
+    state.logged = true;
+    try {
+      writer.record(
+        buildRequestLogEntry({
+          request,
+          path: state.path,
+          now: clock.now(),
+          durationMs: outcome.durationMs,
+          statusCode: outcome.statusCode,
+          responsePayload: state.payload,
+          responseContentType: outcome.contentType,
+        }),
+      );
+    } catch (error) {
+      // Logging must never break serving; say so loudly instead.
+      logger.warn(`Could not log request ${request.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const path = merchantApiPath(request.url);
+    if (path !== null) tracked.set(request, { path, startedAt: performance.now(), payload: null, logged: false });
+    done();
+  });
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
+    const state = tracked.get(request);
+    if (state) state.payload = payload;
+    done(null, payload);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    record(request, { statusCode: reply.statusCode, durationMs: reply.elapsedTime, contentType: contentTypeOf(reply) });
+    done();
+  });
+  fastify.addHook('onRequestAbort', (request, done) => {
+    const startedAt = tracked.get(request)?.startedAt ?? performance.now();
+    record(request, { statusCode: CLIENT_CLOSED_REQUEST, durationMs: performance.now() - startedAt, contentType: null });
+    done();
+  });
+  // Runs once the HTTP server has closed (its last requests answered) and before the database
+  // pool closes: the entries of those last requests are written here.
+  fastify.addHook('onClose', async () => {
+    await writer.flush();
+  });
+}

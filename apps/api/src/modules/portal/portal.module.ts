@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { ApiKeysModule } from '@gateway/domain/api-keys';
+import { DevelopersModule } from '@gateway/domain/developers';
+import { IdentityModule } from '@gateway/domain/identity';
+import { PasswordLoginGuard } from './auth/password-login.guard';
+import { PortalGuard } from './auth/portal.guard';
+import { TotpGuard } from './auth/require-totp';
+import { MePresenter } from './me.presenter';
+import { PortalAdminController } from './portal-admin.controller';
+import { PortalAuthController } from './portal-auth.controller';
+import { PortalDevMailboxController } from './portal-dev-mailbox.controller';
+import { PortalIpAllowlistController } from './portal-ip-allowlist.controller';
+import { PortalKeysController } from './portal-keys.controller';
+import { PortalMeController } from './portal-me.controller';
+import { PortalRequestLogsController } from './portal-request-logs.controller';
+import { PortalTeamController } from './portal-team.controller';
+
+/** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, admin. */
+@Module({
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule],
+  controllers: [
+    PortalAuthController,
+    PortalMeController,
+    PortalKeysController,
+    PortalIpAllowlistController,
+    PortalRequestLogsController,
+    PortalTeamController,
+    PortalAdminController,
+    PortalDevMailboxController,
+  ],
+  providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],
+})
+export class PortalModule {}

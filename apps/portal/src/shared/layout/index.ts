@@ -1,0 +1,3 @@
+export * from './AppShell';
+export * from './PageHeader';
+export * from './SideNav';

@@ -1,0 +1,169 @@
+import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TaskTracker } from './tasks';
+
+/** Paystack event names the simulator emits. */
+export type CallbackEvent =
+  | 'charge.success'
+  | 'transfer.success'
+  | 'transfer.failed'
+  | 'refund.processed'
+  | 'refund.failed'
+  | 'charge.dispute.create'
+  | 'charge.dispute.resolve';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** A record of one callback, kept for inspection (GET /sim/callbacks, ProviderSimulator.callbacks()). */
+export interface CallbackDelivery {
+  id: number;
+  event: CallbackEvent;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** HTTP status of the last attempt, when the receiver answered at all. */
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  body: string;
+  createdAt: Date;
+}
+
+export interface CallbackSenderOptions {
+  webhookUrl: string | undefined;
+  /** Pause before each retry; its length is the number of retries. */
+  retryDelaysMs: readonly number[];
+  /** Per-attempt timeout, so a receiver that never answers cannot stall the queue for long. */
+  attemptTimeoutMs: number;
+  tasks: TaskTracker;
+  log: (line: string) => void;
+}
+
+/**
+ * `x-paystack-signature`: lowercase hex HMAC-SHA512 of the exact raw body,
+ * keyed with the secret key of the account the event belongs to.
+ */
+export function signCallbackBody(rawBody: string, secretKey: string): string {
+  return createHmac('sha512', secretKey).update(rawBody, 'utf8').digest('hex');
+}
+
+/** How many deliveries the inspection log keeps; older ones are dropped. */
+const DELIVERY_LOG_LIMIT = 500;
+
+/**
+ * Sends signed callbacks to the configured webhook URL.
+ *
+ * Deliveries go out one at a time in the order the events happened (each is
+ * retried before the next is attempted), which keeps test expectations
+ * deterministic. Any failure — refused connection, timeout, non-2xx — is
+ * retried with the configured backoff and finally recorded as "failed"; it
+ * never throws into the simulator.
+ */
+export class CallbackSender {
+  private queue: Promise<void> = Promise.resolve();
+  private cancellation = new AbortController();
+  private readonly log: CallbackDelivery[] = [];
+  private nextId = 1;
+
+  private webhookUrl: string | undefined;
+
+  constructor(private readonly options: CallbackSenderOptions) {
+    this.webhookUrl = options.webhookUrl;
+  }
+
+  /** Later events go to the new URL; deliveries already queued keep theirs. */
+  setWebhookUrl(url: string | undefined): void {
+    this.webhookUrl = url;
+  }
+
+  send(secretKey: string, event: CallbackEvent, data: unknown): void {
+    const url = this.webhookUrl;
+    if (url === undefined) return;
+    // Serialise once: the signature must cover exactly the bytes that are sent.
+    const body = JSON.stringify({ event, data });
+    const delivery: CallbackDelivery = {
+      id: this.nextId++,
+      event,
+      url,
+      status: 'pending',
+      attempts: 0,
+      lastResponseStatus: null,
+      lastError: null,
+      body,
+      createdAt: new Date(),
+    };
+    this.remember(delivery);
+    const signature = signCallbackBody(body, secretKey);
+    const cancellation = this.cancellation.signal;
+    const run = this.queue.then(() => this.deliver(delivery, signature, cancellation));
+    // deliver() handles its own failures; the catch only keeps the chain alive if that ever changes.
+    this.queue = run.catch(() => undefined);
+    this.options.tasks.track(run);
+  }
+
+  deliveries(): readonly CallbackDelivery[] {
+    return this.log.map((delivery) => ({ ...delivery }));
+  }
+
+  /** Abandons queued deliveries and aborts the one in flight (used by reset and close). */
+  cancelPending(): void {
+    this.cancellation.abort();
+    this.cancellation = new AbortController();
+  }
+
+  private async deliver(delivery: CallbackDelivery, signature: string, cancellation: AbortSignal): Promise<void> {
+    const maxAttempts = this.options.retryDelaysMs.length + 1;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (cancellation.aborted) {
+        delivery.status = 'cancelled';
+        return;
+      }
+      delivery.attempts = attempt;
+      if (await this.attempt(delivery, signature, cancellation)) {
+        delivery.status = 'delivered';
+        return;
+      }
+      if (attempt < maxAttempts) {
+        try {
+          await sleep(this.options.retryDelaysMs[attempt - 1], undefined, { signal: cancellation });
+        } catch {
+          delivery.status = 'cancelled';
+          return;
+        }
+      }
+    }
+    delivery.status = 'failed';
+    this.options.log(
+      `callback ${delivery.event} #${delivery.id} to ${delivery.url} failed after ${delivery.attempts} attempts: ${delivery.lastError}`,
+    );
+  }
+
+  /** One POST. Returns true on a 2xx answer; records why otherwise. */
+  private async attempt(delivery: CallbackDelivery, signature: string, cancellation: AbortSignal): Promise<boolean> {
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-paystack-signature': signature },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([cancellation, AbortSignal.timeout(this.options.attemptTimeoutMs)]),
+      });
+      // Drain the body so the connection can be reused or closed.
+      await response.arrayBuffer().catch(() => undefined);
+      delivery.lastResponseStatus = response.status;
+      if (response.status >= 200 && response.status < 300) {
+        delivery.lastError = null;
+        return true;
+      }
+      delivery.lastError = `receiver answered HTTP ${response.status}`;
+      return false;
+    } catch (error) {
+      delivery.lastError = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return false;
+    }
+  }
+
+  private remember(delivery: CallbackDelivery): void {
+    this.log.push(delivery);
+    if (this.log.length > DELIVERY_LOG_LIMIT) this.log.splice(0, this.log.length - DELIVERY_LOG_LIMIT);
+  }
+}

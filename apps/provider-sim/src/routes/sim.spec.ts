@@ -1,0 +1,148 @@
+import { createProviderSimulator } from '../simulator';
+import { ApiClient, TEST_SECRET, initialize, startHarness, uniqueReference, type Harness } from '../../test/harness';
+
+describe('simulator controls and knobs over HTTP', () => {
+  let harness: Harness;
+
+  beforeEach(async () => {
+    harness = await startHarness();
+  });
+
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('serves /health without a key', async () => {
+    const response = await fetch(`${harness.baseUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: true });
+  });
+
+  it('requires the bearer secret on /sim routes too', async () => {
+    expect((await harness.api.withSecret(undefined).get('/sim/knobs')).httpStatus).toBe(401);
+  });
+
+  it('reads and updates knobs, validating values', async () => {
+    expect((await harness.api.get('/sim/knobs')).data).toEqual({
+      latency_ms: 0,
+      fail_next: 0,
+      timeout_next: 0,
+      hang_ms: 30_000,
+      timeout_mode: 'before_processing',
+      auto_complete: true,
+      transfer_delay_ms: 0,
+    });
+    const updated = await harness.api.post('/sim/knobs', { latency_ms: 5, fail_next: 1 });
+    expect(updated.data).toMatchObject({ latency_ms: 5, fail_next: 1 });
+    expect(harness.sim.knobs()).toMatchObject({ latencyMs: 5, failNext: 1 });
+
+    for (const bad of [{ fail_next: -1 }, { latency_ms: 1.5 }, { timeout_mode: 'sometimes' }, { auto_complete: 'yes' }, { hang_ms: '10' }]) {
+      const response = await harness.api.post('/sim/knobs', bad);
+      expect(response.httpStatus).toBe(400);
+    }
+    expect(harness.sim.knobs()).toMatchObject({ latencyMs: 5, failNext: 1 });
+  });
+
+  it('fail_next: the next N API calls answer 500 unprocessed; /sim calls and rejected keys do not count', async () => {
+    await harness.api.post('/sim/knobs', { fail_next: 2 });
+    await harness.api.get('/sim/knobs');
+    expect((await harness.api.withSecret('sk_wrong').get('/bank')).httpStatus).toBe(401);
+
+    const reference = uniqueReference();
+    const first = await harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100, reference });
+    expect(first.httpStatus).toBe(500);
+    expect(first).toMatchObject({ status: false, message: 'Simulated provider error (fail_next)' });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(500);
+    // The failed initialize was never processed.
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
+    expect(harness.sim.knobs().failNext).toBe(0);
+  });
+
+  it('timeout_next: the call hangs so the client timeout fires, and the request was not processed', async () => {
+    await harness.api.post('/sim/knobs', { timeout_next: 1 });
+    const reference = uniqueReference();
+    const started = Date.now();
+    await expect(
+      harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100, reference }, { signal: AbortSignal.timeout(200) }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
+  });
+
+  it('timeout_mode after_processing: the call is processed but its answer hangs', async () => {
+    await harness.api.post('/sim/knobs', { timeout_next: 1, timeout_mode: 'after_processing' });
+    const reference = uniqueReference();
+    await expect(
+      harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100, reference }, { signal: AbortSignal.timeout(200) }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(200);
+  });
+
+  it('a hung request does not keep the simulator from closing', async () => {
+    const sim = createProviderSimulator({ secretKeys: [TEST_SECRET], hangMs: 60_000 });
+    const api = new ApiClient(await sim.listen(), TEST_SECRET);
+    sim.setKnobs({ timeoutNext: 1 });
+    const hung = api.get('/bank').catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await sim.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const outcome = await hung;
+    // Either the 503 "shutting down" answer or a closed connection — but promptly.
+    if (outcome instanceof Error) expect(outcome).toBeInstanceOf(TypeError);
+    else expect(outcome).toMatchObject({ httpStatus: 503 });
+  });
+
+  it('latency_ms delays every API call', async () => {
+    await harness.api.post('/sim/knobs', { latency_ms: 120 });
+    const started = Date.now();
+    await harness.api.get('/bank');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  it('idle() waits for delayed completions and their callbacks', async () => {
+    harness.sim.setKnobs({ transferDelayMs: 80 });
+    const recipient = await harness.api.post('/transferrecipient', {
+      type: 'nuban',
+      name: 'Idle Test',
+      account_number: '0123456789',
+      bank_code: '044',
+    });
+    const reference = uniqueReference('payout');
+    await harness.api.post('/transfer', { source: 'balance', amount: 100, recipient: recipient.data.recipient_code, reference });
+    expect(harness.receiver.received).toHaveLength(0);
+    await harness.sim.idle();
+    expect(harness.receiver.events('transfer.success').map((c) => c.data['reference'])).toEqual([reference]);
+  });
+
+  it('POST /sim/reset forgets every object and restores the configured knobs', async () => {
+    const { reference } = await initialize(harness.api);
+    await harness.api.post('/sim/knobs', { latency_ms: 10 });
+    expect((await harness.api.post('/sim/reset')).status).toBe(true);
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
+    expect(harness.sim.knobs().latencyMs).toBe(0);
+  });
+});
+
+describe('createProviderSimulator options', () => {
+  it.each([
+    [{ secretKeys: [] }, /secretKeys must list at least one key/],
+    [{ secretKeys: ['a', 'a'] }, /duplicates/],
+    [{ secretKeys: ['a'], webhookUrl: 'nope' }, /webhookUrl/],
+    [{ secretKeys: ['a'], transferDelayMs: -1 }, /transferDelayMs/],
+  ])('rejects %p', (options, message) => {
+    expect(() => createProviderSimulator(options)).toThrow(message);
+  });
+
+  it('builds authorization_url from publicUrl when given', async () => {
+    const sim = createProviderSimulator({ secretKeys: [TEST_SECRET], publicUrl: 'https://pay.sim.test/' });
+    try {
+      const api = new ApiClient(await sim.listen(), TEST_SECRET);
+      const { authorizationUrl, accessCode } = await initialize(api);
+      expect(authorizationUrl).toBe(`https://pay.sim.test/checkout/${accessCode}`);
+      expect(sim.feeFor(10_000_00, 'NGN')).toBe(250_00);
+    } finally {
+      await sim.close();
+    }
+  });
+});

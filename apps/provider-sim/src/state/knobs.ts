@@ -1,0 +1,129 @@
+import { badRequest } from '../errors';
+import type { RequestBody } from '../http/validation';
+
+/**
+ * What a hung API call does once `hangMs` has elapsed (long after the client gave up):
+ * - before_processing: answer 504 without touching state — the request "never arrived";
+ * - after_processing: the request was processed, only the response was delayed — the
+ *   nastier real-world case where the client must retry idempotently to learn the outcome.
+ */
+export type TimeoutMode = 'before_processing' | 'after_processing';
+const TIMEOUT_MODES: readonly TimeoutMode[] = ['before_processing', 'after_processing'];
+
+/** Fault-injection and timing controls. They apply to the Paystack API routes, not to /sim or /checkout. */
+export interface Knobs {
+  /** Added latency on every API call. */
+  latencyMs: number;
+  /** The next N API calls answer 500 without being processed. */
+  failNext: number;
+  /** The next N API calls hang for `hangMs` so a client timeout fires. */
+  timeoutNext: number;
+  hangMs: number;
+  timeoutMode: TimeoutMode;
+  /** Transfers and refunds complete on their own after `transferDelayMs`; when false they wait for /sim/…/complete. */
+  autoComplete: boolean;
+  transferDelayMs: number;
+}
+
+export const DEFAULT_KNOBS: Knobs = {
+  latencyMs: 0,
+  failNext: 0,
+  timeoutNext: 0,
+  hangMs: 30_000,
+  timeoutMode: 'before_processing',
+  autoComplete: true,
+  transferDelayMs: 1_000,
+};
+
+/** Keeps hung requests and sleeps bounded, so a typo cannot wedge a test run for hours. */
+const MAX_DELAY_MS = 10 * 60 * 1_000;
+
+export class KnobState {
+  private knobs: Knobs;
+
+  constructor(private readonly defaults: Knobs) {
+    validateKnobs(defaults);
+    this.knobs = { ...defaults };
+  }
+
+  get current(): Knobs {
+    return { ...this.knobs };
+  }
+
+  update(patch: Partial<Knobs>): Knobs {
+    const next = { ...this.knobs, ...patch };
+    validateKnobs(next);
+    this.knobs = next;
+    return this.current;
+  }
+
+  reset(): void {
+    this.knobs = { ...this.defaults };
+  }
+
+  /** True when this call must fail; consumes one unit of `failNext`. */
+  takeFailure(): boolean {
+    if (this.knobs.failNext <= 0) return false;
+    this.knobs.failNext -= 1;
+    return true;
+  }
+
+  /** True when this call must hang; consumes one unit of `timeoutNext`. */
+  takeTimeout(): boolean {
+    if (this.knobs.timeoutNext <= 0) return false;
+    this.knobs.timeoutNext -= 1;
+    return true;
+  }
+}
+
+export function validateKnobs(knobs: Knobs): void {
+  const wholeNumber = (name: string, value: number, max = Number.MAX_SAFE_INTEGER) => {
+    if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+      throw badRequest(`${name} must be an integer between 0 and ${max}`);
+    }
+  };
+  wholeNumber('latency_ms', knobs.latencyMs, MAX_DELAY_MS);
+  wholeNumber('fail_next', knobs.failNext);
+  wholeNumber('timeout_next', knobs.timeoutNext);
+  wholeNumber('hang_ms', knobs.hangMs, MAX_DELAY_MS);
+  wholeNumber('transfer_delay_ms', knobs.transferDelayMs, MAX_DELAY_MS);
+  if (!TIMEOUT_MODES.includes(knobs.timeoutMode)) throw badRequest(`timeout_mode must be one of: ${TIMEOUT_MODES.join(', ')}`);
+  if (typeof knobs.autoComplete !== 'boolean') throw badRequest('auto_complete must be a boolean');
+}
+
+export function knobsToWire(knobs: Knobs) {
+  return {
+    latency_ms: knobs.latencyMs,
+    fail_next: knobs.failNext,
+    timeout_next: knobs.timeoutNext,
+    hang_ms: knobs.hangMs,
+    timeout_mode: knobs.timeoutMode,
+    auto_complete: knobs.autoComplete,
+    transfer_delay_ms: knobs.transferDelayMs,
+  };
+}
+
+/** Reads the snake_case wire form; types are checked here, ranges by validateKnobs. */
+export function knobPatchFromWire(body: RequestBody): Partial<Knobs> {
+  const patch: Partial<Knobs> = {};
+  const numberField = (wire: string): number | undefined => {
+    const value = body[wire];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number') throw badRequest(`${wire} must be a number`);
+    return value;
+  };
+  const assign = <K extends keyof Knobs>(key: K, value: Knobs[K] | undefined) => {
+    if (value !== undefined) patch[key] = value;
+  };
+  assign('latencyMs', numberField('latency_ms'));
+  assign('failNext', numberField('fail_next'));
+  assign('timeoutNext', numberField('timeout_next'));
+  assign('hangMs', numberField('hang_ms'));
+  assign('transferDelayMs', numberField('transfer_delay_ms'));
+  if (body['timeout_mode'] !== undefined) assign('timeoutMode', body['timeout_mode'] as TimeoutMode);
+  if (body['auto_complete'] !== undefined) {
+    if (typeof body['auto_complete'] !== 'boolean') throw badRequest('auto_complete must be a boolean');
+    assign('autoComplete', body['auto_complete']);
+  }
+  return patch;
+}

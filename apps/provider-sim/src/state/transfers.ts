@@ -1,0 +1,66 @@
+import type { Currency, MinorUnits } from '../money';
+
+export interface RecipientRecord {
+  id: number;
+  recipientCode: string;
+  type: 'nuban';
+  name: string;
+  accountNumber: string;
+  accountName: string;
+  bankCode: string;
+  bankName: string;
+  currency: Currency;
+  createdAt: Date;
+}
+
+/** pending → success | failed (Paystack's transfer statuses). */
+export type TransferStatus = 'pending' | 'success' | 'failed';
+
+export interface TransferRecord {
+  id: number;
+  transferCode: string;
+  reference: string;
+  amount: MinorUnits;
+  currency: Currency;
+  recipientCode: string;
+  reason: string | null;
+  status: TransferStatus;
+  failureReason: string | null;
+  transferredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export class RecipientStore {
+  private readonly byCode = new Map<string, RecipientRecord>();
+
+  add(recipient: RecipientRecord): RecipientRecord {
+    this.byCode.set(recipient.recipientCode, recipient);
+    return recipient;
+  }
+
+  find(recipientCode: string): RecipientRecord | undefined {
+    return this.byCode.get(recipientCode);
+  }
+
+  /** Paystack returns the existing recipient when the same bank account is added again. */
+  findByAccount(bankCode: string, accountNumber: string): RecipientRecord | undefined {
+    for (const recipient of this.byCode.values()) {
+      if (recipient.bankCode === bankCode && recipient.accountNumber === accountNumber) return recipient;
+    }
+    return undefined;
+  }
+}
+
+export class TransferStore {
+  private readonly byReference = new Map<string, TransferRecord>();
+
+  add(transfer: TransferRecord): TransferRecord {
+    this.byReference.set(transfer.reference, transfer);
+    return transfer;
+  }
+
+  find(reference: string): TransferRecord | undefined {
+    return this.byReference.get(reference);
+  }
+}

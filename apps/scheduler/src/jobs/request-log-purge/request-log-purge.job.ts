@@ -1,0 +1,44 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Cron } from '@nestjs/schedule';
+import { RequestLogsService } from '@gateway/domain/request-logs';
+import { APP_CONFIG, type AppConfig, Clock } from '@gateway/platform';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Deletes request log entries older than REQUEST_LOG_RETENTION_DAYS (90 by default), hourly, at
+ * half past so it does not coincide with the other hourly jobs. The purge deletes in small batches
+ * that each commit on their own, so no lock is held long, and several schedulers may run it at
+ * the same moment: each skips the rows another one is deleting.
+ */
+@Injectable()
+export class RequestLogPurgeJob {
+  private readonly logger = new Logger('RequestLogPurge');
+  private running = false;
+
+  constructor(
+    private readonly requestLogs: RequestLogsService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Returns how many entries this run deleted (0 when the previous run is still going). */
+  @Cron('0 30 * * * *', { name: 'request-log-purge' })
+  async run(): Promise<number> {
+    // A slow run (a first purge of a large backlog) must not overlap the next tick in this process.
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      const cutoff = new Date(this.clock.now().getTime() - this.config.requestLog.retentionDays * DAY_MS);
+      const deleted = await this.requestLogs.purgeOlderThan(cutoff);
+      if (deleted > 0) this.logger.log(`Purged ${deleted} request log entries created before ${cutoff.toISOString()}`);
+      return deleted;
+    } catch (error) {
+      // The next run continues where this one stopped: every batch already deleted stays deleted.
+      this.logger.error('Request log purge failed', error instanceof Error ? error.stack : String(error));
+      return 0;
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { IsEmail, IsOptional } from 'class-validator';
+
+export class DevMailboxQuery {
+  @IsOptional()
+  @IsEmail({}, { message: 'to must be a valid e-mail address' })
+  to?: string;
+}
+
+export interface DevMailResponse {
+  id: string;
+  to: string;
+  subject: string;
+  body: string;
+  created_at: string;
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Clock, decodeCursor, type DeveloperContext, DomainError, type Page, toPage } from '@gateway/platform';
+import { randomBytes } from 'node:crypto';
+import { type EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { CustomerEntity } from './customer.entity';
+
+export interface NewCustomer {
+  email: string;
+  name?: string;
+  phone?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CustomerListFilter {
+  limit: number;
+  cursor?: string;
+  email?: string;
+}
+
+/** Customers of a developer, per mode. E-mail is unique per developer and mode (case-insensitive). */
+@Injectable()
+export class CustomersService {
+  constructor(
+    @InjectRepository(CustomerEntity) private readonly customers: Repository<CustomerEntity>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** @throws customer_exists */
+  async create(ctx: DeveloperContext, input: NewCustomer): Promise<CustomerEntity> {
+    const created = await this.insertIfAbsent(this.customers.manager, ctx, input);
+    if (!created) throw new DomainError('customer_exists', `A customer with e-mail ${input.email} already exists.`);
+    return created;
+  }
+
+  /**
+   * The customer with this e-mail, created when new (payments create customers automatically).
+   * Safe under concurrency: the unique index decides, the loser reads the winner's row.
+   * Runs in the caller's transaction when a manager is given.
+   */
+  async findOrCreateByEmail(ctx: DeveloperContext, email: string, manager: EntityManager = this.customers.manager): Promise<{ customer: CustomerEntity; created: boolean }> {
+    const created = await this.insertIfAbsent(manager, ctx, { email });
+    if (created) return { customer: created, created: true };
+    const existing = await manager
+      .getRepository(CustomerEntity)
+      .createQueryBuilder('c')
+      .where('c.developer_id = :developerId AND c.mode = :mode AND lower(c.email) = lower(:email)', { ...ctx, email: email.trim() })
+      .getOneOrFail();
+    return { customer: existing, created: false };
+  }
+
+  /** @throws customer_not_found (also for another developer's or the other mode's customer) */
+  async get(ctx: DeveloperContext, reference: string): Promise<CustomerEntity> {
+    const customer = await this.customers.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+    if (!customer) throw new DomainError('customer_not_found', 'No such customer.');
+    return customer;
+  }
+
+  async list(ctx: DeveloperContext, filter: CustomerListFilter): Promise<Page<CustomerEntity>> {
+    const query = this.customers
+      .createQueryBuilder('c')
+      .where('c.developer_id = :developerId AND c.mode = :mode', ctx)
+      .orderBy('c.created_at', 'DESC')
+      .addOrderBy('c.id', 'DESC')
+      .limit(filter.limit + 1);
+    if (filter.email) query.andWhere('lower(c.email) = lower(:email)', { email: filter.email });
+    if (filter.cursor) {
+      const after = decodeCursor(filter.cursor);
+      query.andWhere('(c.created_at, c.id) < (:createdAt, :id)', after);
+    }
+    return toPage(await query.getMany(), filter.limit, (c) => c);
+  }
+
+  private async insertIfAbsent(manager: EntityManager, ctx: DeveloperContext, input: NewCustomer): Promise<CustomerEntity | null> {
+    const result = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CustomerEntity)
+      .values({
+        developerId: ctx.developerId,
+        mode: ctx.mode,
+        reference: `CUS_${randomBytes(8).toString('hex')}`,
+        email: input.email.trim(),
+        name: input.name ?? null,
+        phone: input.phone ?? null,
+        metadata: (input.metadata ?? {}) as QueryDeepPartialEntity<CustomerEntity>['metadata'],
+        createdAt: this.clock.now(),
+      })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const id = (result.raw as Array<{ id: string }>)[0]?.id;
+    return id ? manager.getRepository(CustomerEntity).findOneByOrFail({ id }) : null;
+  }
+}

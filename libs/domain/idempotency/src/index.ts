@@ -1,0 +1,10 @@
+export { IdempotencyModule } from './idempotency.module';
+export {
+  IdempotencyService,
+  type ClaimOutcome,
+  type IdempotencyClaim,
+  type IdempotentRequest,
+  type StoredResponse,
+} from './idempotency.service';
+export { canonicalJson, requestFingerprint } from './canonical-json';
+export { IDEMPOTENCY_KEY_MAX_LENGTH, idempotencyKeyProblem } from './idempotency-key-format';

@@ -1,0 +1,52 @@
+import { ACCOUNT_ROLES, type AccountRole, PLATFORM_ROLES, type PlatformRole } from '@gateway/contracts';
+
+export { ACCOUNT_ROLES, type AccountRole, PLATFORM_ROLES, type PlatformRole };
+
+/*
+ * Who may do what in the portal. Account roles apply inside one developer account; platform
+ * roles belong to the operator's staff and apply across accounts (admin pages only).
+ */
+
+export type AccountPermission =
+  /** See the account: keys (hints only), logs, team, settings. */
+  | 'account:read'
+  /** Issue, rotate, scope and revoke keys; manage the IP allowlist. */
+  | 'keys:manage'
+  | 'webhooks:manage'
+  /** Invite, re-role and remove members (owners only for anything touching an owner). */
+  | 'team:manage'
+  /** Account settings such as the settlement bank account and withdrawals. */
+  | 'account:manage'
+  /** Make someone an owner, or change or remove an owner. */
+  | 'ownership:transfer';
+
+export type PlatformPermission = 'platform:developers:manage' | 'platform:fees:read' | 'platform:fees:write';
+
+const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
+  viewer: ['account:read'],
+  developer: ['account:read', 'keys:manage', 'webhooks:manage'],
+  admin: ['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage'],
+  owner: ['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage', 'ownership:transfer'],
+};
+
+const PLATFORM_MATRIX: Record<PlatformRole, readonly PlatformPermission[]> = {
+  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write'],
+  // Approves settlements (elsewhere) and may read fees, never change them.
+  financial_secretary: ['platform:fees:read'],
+};
+
+export function accountRoleAllows(role: AccountRole, permission: AccountPermission): boolean {
+  return ACCOUNT_MATRIX[role].includes(permission);
+}
+
+export function platformRoleAllows(role: PlatformRole, permission: PlatformPermission): boolean {
+  return PLATFORM_MATRIX[role].includes(permission);
+}
+
+export function isAccountRole(value: unknown): value is AccountRole {
+  return typeof value === 'string' && (ACCOUNT_ROLES as readonly string[]).includes(value);
+}
+
+export function isPlatformRole(value: unknown): value is PlatformRole {
+  return typeof value === 'string' && (PLATFORM_ROLES as readonly string[]).includes(value);
+}

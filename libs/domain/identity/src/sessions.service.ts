@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Mode } from '@gateway/contracts';
+import { APP_CONFIG, type AppConfig, Clock, randomToken, sha256Hex } from '@gateway/platform';
+import { createHmac } from 'node:crypto';
+import { LessThanOrEqual, Repository } from 'typeorm';
+import { PortalSessionEntity, type SessionStage } from './entities/portal-session.entity';
+import type { PortalActor } from './portal-actor';
+import { UsersService } from './users.service';
+
+/** How long a password-checked session may wait for its TOTP code. */
+export const PENDING_TOTP_SESSION_MS = 5 * 60_000;
+
+export interface SessionClient {
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface StartedSession {
+  /** The cookie value. Shown once; only its SHA-256 is stored. */
+  token: string;
+  session: PortalSessionEntity;
+}
+
+export interface ResolvedSession {
+  id: string;
+  stage: SessionStage;
+  mode: Mode;
+  expiresAt: Date;
+  idleExpiresAt: Date;
+  actor: PortalActor;
+}
+
+/**
+ * Server-side portal sessions. The browser holds a random token in an httpOnly cookie; the
+ * table holds its SHA-256, so a database leak yields no usable session. A session ends at its
+ * idle timeout, at its absolute expiry, at logout, or when the password changes.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectRepository(PortalSessionEntity) private readonly sessions: Repository<PortalSessionEntity>,
+    private readonly users: UsersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(userId: string, stage: SessionStage, client: SessionClient = {}): Promise<StartedSession> {
+    const now = this.clock.now();
+    const token = newSessionToken();
+    const session = await this.sessions.save(
+      this.sessions.create({
+        tokenHash: sha256Hex(token),
+        userId,
+        stage,
+        mode: 'test',
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + this.lifetimeMs(stage)),
+        ip: client.ip ?? null,
+        userAgent: client.userAgent?.slice(0, 500) ?? null,
+      }),
+    );
+    return { token, session };
+  }
+
+  /**
+   * The live session behind a cookie value, its idle timer restarted; null when unknown,
+   * expired (then deleted) or its user is gone.
+   */
+  async resolve(token: string): Promise<ResolvedSession | null> {
+    if (!token) return null;
+    const session = await this.sessions.findOneBy({ tokenHash: sha256Hex(token) });
+    if (!session) return null;
+    const now = this.clock.now();
+    if (session.expiresAt <= now || this.idleExpiry(session.lastSeenAt) <= now) {
+      await this.sessions.delete({ id: session.id });
+      return null;
+    }
+    const actor = await this.users.actor(session.userId);
+    if (!actor) return null;
+    await this.sessions.update({ id: session.id }, { lastSeenAt: now });
+    return {
+      id: session.id,
+      stage: session.stage,
+      mode: session.mode,
+      expiresAt: session.expiresAt,
+      idleExpiresAt: this.idleExpiry(now),
+      actor,
+    };
+  }
+
+  /**
+   * The second factor was given: the pending session is replaced by a full one under a new
+   * token, so a token seen before the second factor is worth nothing after it.
+   */
+  async promote(sessionId: string, client: SessionClient = {}): Promise<StartedSession> {
+    const pending = await this.sessions.findOneByOrFail({ id: sessionId });
+    await this.sessions.delete({ id: sessionId });
+    return this.start(pending.userId, 'active', client);
+  }
+
+  async setMode(sessionId: string, mode: Mode): Promise<void> {
+    await this.sessions.update({ id: sessionId }, { mode });
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.sessions.delete({ id: sessionId });
+  }
+
+  /** Signs the user out everywhere (password reset, removal from the team). */
+  async endAllForUser(userId: string): Promise<void> {
+    await this.sessions.delete({ userId });
+  }
+
+  /** Housekeeping: drops sessions past their absolute expiry. Returns how many. */
+  async purgeExpired(): Promise<number> {
+    const result = await this.sessions.delete({ expiresAt: LessThanOrEqual(this.clock.now()) });
+    return result.affected ?? 0;
+  }
+
+  private lifetimeMs(stage: SessionStage): number {
+    return stage === 'pending_totp' ? PENDING_TOTP_SESSION_MS : this.config.portal.sessionAbsoluteHours * 3_600_000;
+  }
+
+  private idleExpiry(lastSeenAt: Date): Date {
+    return new Date(lastSeenAt.getTime() + this.config.portal.sessionIdleMinutes * 60_000);
+  }
+}
+
+function newSessionToken(): string {
+  return randomToken(32);
+}
+
+/**
+ * The CSRF token of a session: an HMAC keyed by the session token. Only someone who holds the
+ * (httpOnly) session cookie can compute it, it needs no storage, and it dies with the session.
+ */
+export function csrfTokenForSession(sessionToken: string): string {
+  return createHmac('sha256', sessionToken).update('portal-csrf-v1').digest('base64url');
+}

@@ -1,0 +1,88 @@
+/** What every sensitive value is replaced with before a body is stored. */
+export const REDACTED = '[REDACTED]';
+
+/** Replaces whatever lies below this nesting depth; it could not be inspected cheaply and safely. */
+export const TOO_DEEP = '[TRUNCATED: nested too deeply]';
+
+/**
+ * Deeper than any body a real integration sends; bounds recursion so a hostile body of
+ * `[[[[…]]]]` cannot overflow the stack.
+ */
+export const MAX_REDACTION_DEPTH = 32;
+
+/**
+ * Keys compared after normalisation (lower case, separators removed), so `card_number`,
+ * `Card-Number` and `cardNumber` are one and the same key.
+ */
+const SENSITIVE_KEYS = new Set(
+  [
+    'card_number',
+    'cvv',
+    'cvv2',
+    'cvc',
+    'security_code',
+    'pin',
+    'password',
+    'passphrase',
+    'authorization_code',
+    'account_number',
+    'secret',
+    'api_key',
+    'private_key',
+    'token',
+    'otp',
+    'bvn',
+  ].map(normaliseKey),
+);
+
+/** Any key containing one of these (`clientSecret`, `new_password`, `X-Api-Token`, …). */
+const SENSITIVE_KEY_PARTS = ['secret', 'password', 'token'];
+
+function normaliseKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+export function isSensitiveKey(key: string): boolean {
+  const normalised = normaliseKey(key);
+  return SENSITIVE_KEYS.has(normalised) || SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part));
+}
+
+/**
+ * Returns a copy of a parsed JSON value in which the value of every sensitive key, at any depth
+ * and inside arrays, is `[REDACTED]` — whatever its type (an object under `secret` is hidden
+ * whole). The input is not modified. Every string and key also passes toStorableText.
+ */
+export function redactSensitive(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return toStorableText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
+  // Object.fromEntries defines own properties, so a key named "__proto__" stays a plain key.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      toStorableText(key),
+      isSensitiveKey(key) ? REDACTED : redactSensitive(item, depth + 1),
+    ]),
+  );
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A secret API key anywhere in a text: pasted into metadata, a note, or a URL path. */
+const SECRET_API_KEY = /sk_(?:test|live)_[A-Za-z0-9_-]{20,}/g;
+
+/**
+ * Every text stored in a log row passes here. Secret API keys are masked wherever they appear.
+ * PostgreSQL refuses NUL characters (in `text` and `jsonb`) and lone UTF-16 surrogates (which
+ * JSON.stringify writes as `\udXXX` escapes `jsonb` rejects): one such string would fail a whole
+ * batch, so they become U+FFFD.
+ */
+export function toStorableText(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses
+      .replace(/\u0000/g, '\ufffd')
+      .replace(LONE_SURROGATE, '\ufffd')
+      .replace(SECRET_API_KEY, REDACTED)
+  );
+}

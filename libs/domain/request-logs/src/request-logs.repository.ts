@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Mode } from '@gateway/contracts';
+import type { DataSource } from 'typeorm';
+import type { RequestLogRow } from './request-log-entry';
+
+/** A stored row as the portal's list reads it. */
+export interface RequestLogRecord {
+  id: string;
+  request_id: string;
+  created_at: Date;
+  /** created_at to the microsecond, for an exact keyset cursor. */
+  cursor_at: string;
+  duration_ms: number;
+  method: string;
+  path: string;
+  status_code: number;
+  mode: Mode | null;
+  api_key_id: string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+  request_body: unknown;
+  response_body: unknown;
+}
+
+export interface RequestLogQuery {
+  developerId: string;
+  mode?: Mode;
+  statusFrom?: number;
+  statusTo?: number;
+  pathContains?: string;
+  requestId?: string;
+  from?: Date;
+  to?: Date;
+  /** Rows strictly older than this position in (created_at, id) order. */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+const INSERT_COLUMNS = `request_id, created_at, duration_ms, developer_id, api_key_id, mode, method, path, route,
+  status_code, request_body, response_body, client_ip, user_agent`;
+
+/**
+ * One statement per batch whatever its size: each column travels as one array parameter and
+ * unnest() turns the arrays back into rows. ON CONFLICT makes re-sending a batch harmless.
+ */
+const INSERT_BATCH = `
+  INSERT INTO request_logs (${INSERT_COLUMNS})
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
+    $8::text[], $9::text[], $10::int[], $11::jsonb[], $12::jsonb[], $13::text[], $14::text[])
+  ON CONFLICT (request_id) DO NOTHING`;
+
+/**
+ * Deletes one bounded batch and says how many rows went. SKIP LOCKED lets two schedulers purge at
+ * the same time without waiting on each other; each batch commits on its own, so no lock is held long.
+ */
+const DELETE_BATCH = `
+  WITH doomed AS (
+    SELECT id FROM request_logs WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
+  ), deleted AS (
+    DELETE FROM request_logs r USING doomed WHERE r.id = doomed.id RETURNING 1
+  )
+  SELECT count(*)::int AS deleted FROM deleted`;
+
+/** SQL for the request_logs table: batched writes, the portal's keyset list, the retention purge. */
+@Injectable()
+export class RequestLogsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** False once the application's connection pool has been closed (late shutdown). */
+  get isAvailable(): boolean {
+    return this.dataSource.isInitialized;
+  }
+
+  async insertBatch(rows: RequestLogRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const column = <T>(pick: (row: RequestLogRow) => T): T[] => rows.map(pick);
+    await this.dataSource.query(INSERT_BATCH, [
+      column((r) => r.requestId),
+      column((r) => r.createdAt.toISOString()),
+      column((r) => r.durationMs),
+      column((r) => r.developerId),
+      column((r) => r.apiKeyId),
+      column((r) => r.mode),
+      column((r) => r.method),
+      column((r) => r.path),
+      column((r) => r.route),
+      column((r) => r.statusCode),
+      column((r) => r.requestBody),
+      column((r) => r.responseBody),
+      column((r) => r.clientIp),
+      column((r) => r.userAgent),
+    ]);
+  }
+
+  /** Newest first. Always scoped to one developer: the tenant filter is not optional. */
+  async search(query: RequestLogQuery): Promise<RequestLogRecord[]> {
+    const params: unknown[] = [query.developerId];
+    const where = ['developer_id = $1'];
+    const add = (condition: (placeholder: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(condition(`$${params.length}`));
+    };
+    if (query.mode) add((p) => `mode = ${p}`, query.mode);
+    if (query.statusFrom !== undefined) add((p) => `status_code >= ${p}`, query.statusFrom);
+    if (query.statusTo !== undefined) add((p) => `status_code <= ${p}`, query.statusTo);
+    if (query.pathContains) add((p) => `path ILIKE ${p} ESCAPE '\\'`, `%${escapeLike(query.pathContains)}%`);
+    if (query.requestId) add((p) => `request_id = ${p}`, query.requestId);
+    if (query.from) add((p) => `created_at >= ${p}`, query.from.toISOString());
+    if (query.to) add((p) => `created_at <= ${p}`, query.to.toISOString());
+    if (query.after) {
+      params.push(query.after.createdAt, query.after.id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+    }
+    params.push(query.limit);
+    return this.dataSource.query(
+      `SELECT id, request_id, created_at,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
+              duration_ms, method, path, status_code, mode, api_key_id, client_ip, user_agent,
+              request_body, response_body
+         FROM request_logs
+        WHERE ${where.join(' AND ')}
+        ORDER BY created_at DESC, id DESC
+        LIMIT $${params.length}`,
+      params,
+    );
+  }
+
+  async deleteBatchOlderThan(cutoff: Date, batchSize: number): Promise<number> {
+    const rows: Array<{ deleted: number }> = await this.dataSource.query(DELETE_BATCH, [cutoff.toISOString(), batchSize]);
+    return rows[0].deleted;
+  }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

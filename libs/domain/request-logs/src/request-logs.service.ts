@@ -1,0 +1,145 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MAX_PAGE_SIZE, type Mode } from '@gateway/contracts';
+import { validationError } from '@gateway/platform';
+import { decodeCursor, encodeCursor } from './request-log-cursor';
+import { REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
+import { type RequestLogRecord, RequestLogsRepository } from './request-logs.repository';
+
+export interface RequestLogFilter {
+  developerId: string;
+  mode?: Mode;
+  status?: number;
+  statusClass?: '2xx' | '3xx' | '4xx' | '5xx';
+  /** Case-insensitive substring of the path (no query string is ever stored). */
+  pathContains?: string;
+  requestId?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Inclusive. */
+  to?: Date;
+  /** 1–100. */
+  limit: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** A stored request as the portal shows it; bodies are already redacted (or null, or a truncation marker). */
+export interface RequestLogView {
+  id: string;
+  request_id: string;
+  created_at: string;
+  duration_ms: number;
+  method: string;
+  path: string;
+  status_code: number;
+  mode: Mode | null;
+  api_key_id: string | null;
+  client_ip: string | null;
+  user_agent: string | null;
+  request_body: unknown;
+  response_body: unknown;
+}
+
+export interface RequestLogPage {
+  items: RequestLogView[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+const STATUS_CLASSES = { '2xx': 200, '3xx': 300, '4xx': 400, '5xx': 500 } as const;
+
+/** Reads a developer's request log (portal) and enforces retention (scheduler). */
+@Injectable()
+export class RequestLogsService {
+  constructor(
+    private readonly repository: RequestLogsRepository,
+    @Inject(REQUEST_LOGS_OPTIONS) private readonly options: RequestLogsOptions,
+  ) {}
+
+  /**
+   * One developer's requests, newest first. Pages follow a keyset cursor, so requests logged
+   * while someone pages cause neither gaps nor duplicates.
+   * @throws validation_error for a bad limit, cursor, status or status class
+   */
+  async search(filter: RequestLogFilter): Promise<RequestLogPage> {
+    if (!Number.isInteger(filter.limit) || filter.limit < 1 || filter.limit > MAX_PAGE_SIZE) {
+      throw validationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    }
+    const range = statusRange(filter);
+    const rows = await this.repository.search({
+      developerId: filter.developerId,
+      mode: filter.mode,
+      statusFrom: range?.from,
+      statusTo: range?.to,
+      pathContains: filter.pathContains,
+      requestId: filter.requestId,
+      from: filter.from,
+      to: filter.to,
+      after: filter.cursor === undefined ? undefined : decodeCursor(filter.cursor),
+      // One row more than asked says whether another page exists.
+      limit: filter.limit + 1,
+    });
+    const hasMore = rows.length > filter.limit;
+    const page = rows.slice(0, filter.limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toView),
+      nextCursor: hasMore ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
+      hasMore,
+    };
+  }
+
+  /**
+   * Deletes every entry created before `cutoff`, in batches that each commit on their own, and
+   * returns how many it deleted. Safe to run from two schedulers at once.
+   */
+  async purgeOlderThan(cutoff: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await this.repository.deleteBatchOlderThan(cutoff, this.options.purgeBatchSize);
+      total += deleted;
+      // A short batch means nothing old was left unlocked; rows another purger holds are its to delete.
+      if (deleted < this.options.purgeBatchSize) return total;
+    }
+  }
+}
+
+/** Status and status class narrow the same range; together they must both hold. */
+function statusRange(filter: RequestLogFilter): { from: number; to: number } | null {
+  if (filter.status === undefined && filter.statusClass === undefined) return null;
+  let from = 100;
+  let to = 599;
+  if (filter.status !== undefined) {
+    if (!Number.isInteger(filter.status) || filter.status < from || filter.status > to) {
+      throw validationError('status', 'must be an HTTP status code from 100 to 599');
+    }
+    from = to = filter.status;
+  }
+  if (filter.statusClass !== undefined) {
+    if (!Object.hasOwn(STATUS_CLASSES, filter.statusClass)) {
+      throw validationError('status_class', 'must be one of 2xx, 3xx, 4xx, 5xx');
+    }
+    const classFrom = STATUS_CLASSES[filter.statusClass];
+    from = Math.max(from, classFrom);
+    to = Math.min(to, classFrom + 99);
+  }
+  return { from, to };
+}
+
+function toView(row: RequestLogRecord): RequestLogView {
+  return {
+    id: row.id,
+    request_id: row.request_id,
+    created_at: row.created_at.toISOString(),
+    duration_ms: row.duration_ms,
+    method: row.method,
+    path: row.path,
+    status_code: row.status_code,
+    mode: row.mode,
+    api_key_id: row.api_key_id,
+    client_ip: row.client_ip,
+    user_agent: row.user_agent,
+    request_body: row.request_body,
+    response_body: row.response_body,
+  };
+}
