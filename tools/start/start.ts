@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadConfigOrExit, runMigrations } from '@gateway/platform';
 import { isRunning, type ManagedProcess, startProcess, stopAll, waitForHttp, waitForLine } from './processes';
 
@@ -12,7 +14,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = (line: string) => process.stdout.write(`[start]         ${line}\n`);
   const node = (entry: string) => ['-r', '@swc-node/register', entry];
-  const supervised = { ...process.env, SUPERVISOR_PID: String(process.pid) };
+  // One persisted development key so every process can read what another encrypted.
+  const supervised = { ...process.env, SUPERVISOR_PID: String(process.pid), ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS || developmentEncryptionKey() };
 
   // The embedded server lives in its own process so it is stopped last, after every app.
   let databaseProcess: ManagedProcess | undefined;
@@ -83,6 +86,15 @@ async function main(): Promise<void> {
   log(`  Scheduler      ${schedulerUrl}/health`);
   log(`  Database       ${databaseProcess ? 'embedded PostgreSQL' : 'DATABASE_URL'} (${redact(databaseUrl)})`);
   log('Press Ctrl-C to stop.');
+}
+
+function developmentEncryptionKey(): string {
+  const file = '.data/dev-encryption-key';
+  if (!existsSync(file)) {
+    mkdirSync('.data', { recursive: true });
+    writeFileSync(file, `dev:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 function redact(url: string): string {

@@ -10,8 +10,6 @@ export { PortalTokensService } from './portal-tokens.service';
 export {
   ACCOUNT_ROLES,
   accountRoleAllows,
-  isAccountRole,
-  isPlatformRole,
   PLATFORM_ROLES,
   platformRoleAllows,
   type AccountPermission,
@@ -22,7 +20,6 @@ export {
 export { csrfTokenForSession, SessionsService, type ResolvedSession, type SessionClient, type StartedSession } from './sessions.service';
 export { TeamService, type AcceptedInvitation, type Inviter, type TeamActor, type TeamMember } from './team.service';
 export { TOTP_MAX_FAILURES, TotpService, type TotpEnrolment } from './totp/totp.service';
-export { totpCodeAt, TOTP_STEP_SECONDS } from './totp/totp-codes';
 export { UsersService, type NewPlatformUser } from './users.service';
 export type { DevMailEntity as DevMail } from './entities/dev-mail.entity';
 export type { PortalTokenEntity as PortalToken, PortalTokenPurpose } from './entities/portal-token.entity';

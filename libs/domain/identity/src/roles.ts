@@ -1,11 +1,11 @@
+/*
+ * Who may do what in the portal. Account roles apply inside one developer account; platform
+ * roles belong to the operator's staff and apply across accounts (admin pages only). The role
+ * names themselves are wire values, so they live in the contracts.
+ */
 import { ACCOUNT_ROLES, type AccountRole, PLATFORM_ROLES, type PlatformRole } from '@gateway/contracts';
 
 export { ACCOUNT_ROLES, type AccountRole, PLATFORM_ROLES, type PlatformRole };
-
-/*
- * Who may do what in the portal. Account roles apply inside one developer account; platform
- * roles belong to the operator's staff and apply across accounts (admin pages only).
- */
 
 export type AccountPermission =
   /** See the account: keys (hints only), logs, team, settings. */
@@ -41,12 +41,4 @@ export function accountRoleAllows(role: AccountRole, permission: AccountPermissi
 
 export function platformRoleAllows(role: PlatformRole, permission: PlatformPermission): boolean {
   return PLATFORM_MATRIX[role].includes(permission);
-}
-
-export function isAccountRole(value: unknown): value is AccountRole {
-  return typeof value === 'string' && (ACCOUNT_ROLES as readonly string[]).includes(value);
-}
-
-export function isPlatformRole(value: unknown): value is PlatformRole {
-  return typeof value === 'string' && (PLATFORM_ROLES as readonly string[]).includes(value);
 }
