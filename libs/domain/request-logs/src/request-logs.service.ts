@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MAX_PAGE_SIZE, type Mode } from '@gateway/contracts';
+import { MAX_PAGE_SIZE, type Mode, type RequestLogResponse } from '@gateway/contracts';
 import { validationError } from '@gateway/platform';
 import { decodeCursor, encodeCursor } from './request-log-cursor';
 import { REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
@@ -23,22 +23,8 @@ export interface RequestLogFilter {
   cursor?: string;
 }
 
-/** A stored request as the portal shows it; bodies are already redacted (or null, or a truncation marker). */
-export interface RequestLogView {
-  id: string;
-  request_id: string;
-  created_at: string;
-  duration_ms: number;
-  method: string;
-  path: string;
-  status_code: number;
-  mode: Mode | null;
-  api_key_id: string | null;
-  client_ip: string | null;
-  user_agent: string | null;
-  request_body: unknown;
-  response_body: unknown;
-}
+/** A stored request as the portal shows it (the wire type); bodies are already redacted. */
+export type RequestLogView = RequestLogResponse;
 
 export interface RequestLogPage {
   items: RequestLogView[];

@@ -1,5 +1,4 @@
-import { Get, type OnModuleInit, Query } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, type RequestLogResponse, RequestLogsQuery } from '@gateway/contracts';
 import { RequestLogsService } from '@gateway/domain/request-logs';
@@ -9,18 +8,9 @@ import { accountContext, PortalAccess, PortalController, PortalSession, type Por
 
 /** The account's merchant API requests in the session's mode (bodies already redacted). */
 @PortalController('request-logs')
-export class PortalRequestLogsController implements OnModuleInit {
-  private logs: RequestLogsService;
-
-  constructor(private readonly modules: ModuleRef) {}
-
-  /**
-   * The app registers the request-log module once, with its writer and options; importing a
-   * second registration here would start a second writer. So the app's instance is looked up.
-   */
-  onModuleInit(): void {
-    this.logs = this.modules.get(RequestLogsService, { strict: false });
-  }
+export class PortalRequestLogsController {
+  // RequestLogsModule is registered once, globally, by the app root: inject its service directly.
+  constructor(private readonly logs: RequestLogsService) {}
 
   @Get()
   @PortalAccess({ session: 'active', permission: 'account:read' })
