@@ -12,7 +12,8 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: false,
-          // The black-box suite boots the API app in-process (to inject a clock); nothing else may import an app.
+          // The black-box suite boots the API app in-process (to inject a clock); nothing else may import
+          // an app. Where the provider simulator may be imported is granted per folder below.
           allow: ['@gateway/api'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim'] },
@@ -29,6 +30,39 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
+    },
+  },
+  {
+    // The provider adapter's contract tests run over real HTTP against the provider simulator, so
+    // these spec files (and only they) may import it; the adapter itself never depends on it.
+    files: ['libs/provider/**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@gateway/provider-sim'],
+          depConstraints: [{ sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:sim'] }],
+        },
+      ],
+    },
+  },
+  {
+    // The black-box suite and the operator tools (npm start, benchmarks) run the provider simulator
+    // beside the gateway; the gateway's own code never imports it.
+    files: ['apps/api-e2e/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@gateway/api', '@gateway/provider-sim'],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app'] },
+          ],
+        },
+      ],
     },
   },
 ];

@@ -21,6 +21,10 @@ curl -fsS http://127.0.0.1:3000/health
 echo
 curl -fsS -o /dev/null -w 'GET /api/v1/does-not-exist -> %{http_code}\n' http://127.0.0.1:3000/api/v1/does-not-exist || true
 grep -q 'The gateway is running' "$log" || { sleep 5; grep -q 'The gateway is running' "$log"; }
+# The scheduler's job-queue worker (graphile-worker: webhook deliveries) connected to the same
+# embedded server and is listening for jobs.
+worker_up() { grep -E '^\[scheduler\].*Worker connected and looking for jobs' "$log"; }
+worker_up || { sleep 5; worker_up; } || { echo "the scheduler's job-queue worker did not connect; its output:"; cat "$log"; exit 1; }
 
 kill -INT -- "-$group"
 for _ in $(seq 1 40); do kill -0 "$group" 2>/dev/null || break; sleep 0.5; done

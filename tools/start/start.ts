@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadConfigOrExit, runMigrations } from '@gateway/platform';
+import { type AppConfig, loadConfigOrExit, runMigrations, SIMULATOR_DEVELOPMENT_SECRETS } from '@gateway/platform';
 import { isRunning, type ManagedProcess, startProcess, stopAll, waitForHttp, waitForLine } from './processes';
 
 /**
@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     startProcess('provider-sim', process.execPath, node('apps/provider-sim/src/main.ts'), {
       ...env,
       PORT: String(SIM_PORT),
-      SIM_WEBHOOK_URL: `${apiUrl}/api/v1/provider/webhooks`,
+      SIM_SECRET_KEYS: simulatorSecretKeys(config, simUrl),
+      // The gateway's provider-webhook endpoint (POST /api/provider/webhooks), where callbacks are verified.
+      SIM_WEBHOOK_URL: `${config.api.publicBaseUrl}/api/provider/webhooks`,
     }),
     startProcess('portal', process.execPath, node('tools/start/portal.ts'), {
       ...env,
@@ -86,6 +88,17 @@ async function main(): Promise<void> {
   log(`  Scheduler      ${schedulerUrl}/health`);
   log(`  Database       ${databaseProcess ? 'embedded PostgreSQL' : 'DATABASE_URL'} (${redact(databaseUrl)})`);
   log('Press Ctrl-C to stop.');
+}
+
+/**
+ * The simulator accepts the secret of every mode the API sends to it (by default both, with the
+ * development secrets), so a changed PROVIDER_*_SECRET_KEY keeps working; a mode pointed at the
+ * real provider keeps its secret away from the simulator.
+ */
+function simulatorSecretKeys(config: AppConfig, simUrl: string): string {
+  const sameHost = (url: string) => url.replace('localhost', '127.0.0.1') === simUrl;
+  const keys = [config.provider.test, config.provider.live].filter((a) => sameHost(a.baseUrl)).map((a) => a.secretKey);
+  return (keys.length ? keys : [...SIMULATOR_DEVELOPMENT_SECRETS]).join(',');
 }
 
 function developmentEncryptionKey(): string {

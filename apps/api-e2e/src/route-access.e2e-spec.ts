@@ -1,7 +1,8 @@
 import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { type Scope, SCOPE_NAMES } from '@gateway/contracts';
+import { IdempotencyInterceptor } from '@gateway/api';
 import { type TestGateway, startGateway } from './support/gateway';
 import { http } from './support/http';
 import { createMerchant } from './support/merchants';
@@ -17,11 +18,47 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/v1/customers': 'customers:write',
   'GET /api/v1/customers': 'customers:read',
   'GET /api/v1/customers/:ref': 'customers:read',
+  'POST /api/v1/webhooks': 'webhooks:manage',
+  'GET /api/v1/webhooks': 'webhooks:read',
+  'POST /api/v1/webhooks/test': 'webhooks:manage',
+  'POST /api/v1/webhooks/logs/:log_id/retry': 'webhooks:manage',
+  'GET /api/v1/webhooks/:id/logs': 'webhooks:read',
+  'GET /api/v1/webhooks/:id': 'webhooks:read',
+  'PATCH /api/v1/webhooks/:id': 'webhooks:manage',
+  'DELETE /api/v1/webhooks/:id': 'webhooks:manage',
+  'GET /api/v1/customers/:ref/payments': 'customers:read',
+  'POST /api/v1/payments/initialize': 'payments:write',
+  'POST /api/v1/payments/verify': 'payments:write',
+  'POST /api/v1/refunds': 'refunds:write',
+  'POST /api/v1/payment-intents': 'payment_intents:write',
+  'GET /api/v1/payment-intents/:reference': 'payment_intents:read',
+  'POST /api/v1/payment-intents/:reference/capture': 'payment_intents:write',
+  'POST /api/v1/payment-intents/:reference/cancel': 'payment_intents:write',
+  'POST /api/v1/sandbox/scans/payment-intent-expiry/run': 'sandbox:write',
+  'GET /api/v1/refunds': 'refunds:read',
+  'GET /api/v1/refunds/:reference': 'refunds:read',
+  'POST /api/v1/payments/charge': 'payments:write',
+  'POST /api/v1/payments/bulk': 'payments:write',
+  'GET /api/v1/payments/bulk/:batch_ref': 'payments:read',
+  'DELETE /api/v1/payments/:reference/schedule': 'payments:write',
+  'POST /api/v1/sandbox/scans/scheduled-charges/run': 'sandbox:write',
+  'GET /api/v1/payments': 'payments:read',
+  'GET /api/v1/payments/:reference': 'payments:read',
+  'POST /api/v1/sandbox/payments/:reference/complete': 'sandbox:write',
+  'POST /api/v1/sandbox/scans/abandoned-payments/run': 'sandbox:write',
+  'GET /checkout/:reference': 'public',
+  'POST /api/provider/webhooks': 'public',
+  'GET /api/v1/wallet/balance': 'wallet:read',
+  'GET /api/v1/wallet/ledger': 'wallet:read',
+  'POST /api/v1/subaccounts': 'subaccounts:write',
+  'GET /api/v1/subaccounts': 'subaccounts:read',
+  'GET /api/v1/subaccounts/:code': 'subaccounts:read',
 };
 
 interface Route {
   method: string;
   path: string;
+  interceptors: unknown[];
 }
 
 /** Every route Nest registered, from controller metadata (the same source the router uses). */
@@ -38,10 +75,11 @@ function registeredRoutes(gateway: TestGateway): Route[] {
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '').replace(/^\/|\/$/g, '');
         const local = [base, sub].filter(Boolean).join('/');
-        const unprefixed = local === 'health' || local === 'ready' || local.startsWith('api/portal');
+        const unprefixed = local === 'health' || local === 'ready' || local.startsWith('api/') || local.startsWith('checkout/');
         routes.push({
           method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number],
           path: `/${unprefixed ? local : `api/v1/${local}`}`,
+          interceptors: (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [],
         });
       }
     }
@@ -63,6 +101,13 @@ describe('every route is authenticated and scoped as the catalog says', () => {
   it('registers exactly the catalogued merchant routes (portal routes aside)', () => {
     const merchantRoutes = routes.filter((r) => !r.path.startsWith('/api/portal')).map((r) => `${r.method} ${r.path}`);
     expect(merchantRoutes.sort()).toEqual(Object.keys(CATALOG).sort());
+  });
+
+  it('takes an idempotency key on every mutating merchant route, and adds no interceptor to reads', () => {
+    for (const route of routes.filter((r) => r.path.startsWith('/api/v1/'))) {
+      const mutating = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) && CATALOG[`${route.method} ${route.path}`] !== 'public';
+      expect([route.method, route.path, route.interceptors]).toEqual([route.method, route.path, mutating ? [IdempotencyInterceptor] : []]);
+    }
   });
 
   it('refuses every non-public route without a key, and serves public ones', async () => {

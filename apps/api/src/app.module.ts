@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
@@ -8,15 +8,19 @@ import { RequestLogsModule } from '@gateway/domain/request-logs';
 import { ApiKeyGuard } from './http/auth/api-key.guard';
 import { IpAllowlistGuard } from './http/auth/ip-allowlist.guard';
 import { ScopeGuard } from './http/auth/scope.guard';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { IdempotencyHttpModule } from './http/idempotency/idempotency-http.module';
-import { IdempotencyInterceptor } from './http/idempotency/idempotency.interceptor';
 import { ApiKeyRateLimitGuard } from './http/throttling/api-key-rate-limit.guard';
 import { IpRateLimitGuard } from './http/throttling/ip-rate-limit.guard';
 import { RateLimitModule } from './http/throttling/rate-limit.module';
 import { createValidationPipe } from './http/validation.pipe';
 import { CustomersApiModule } from './modules/customers/customers-api.module';
+import { WebhooksApiModule } from './modules/webhooks/webhooks-api.module';
+import { PaymentsApiModule } from './modules/payments/payments-api.module';
+import { RefundsApiModule } from './modules/refunds/refunds-api.module';
+import { PaymentIntentsApiModule } from './modules/payment-intents/payment-intents-api.module';
+import { WalletApiModule } from './modules/wallet/wallet-api.module';
+import { SubaccountsApiModule } from './modules/subaccounts/subaccounts-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -40,6 +44,12 @@ export class AppModule {
         ApiKeysModule,
         HealthModule,
         CustomersApiModule,
+        WebhooksApiModule,
+        PaymentsApiModule,
+        RefundsApiModule,
+        PaymentIntentsApiModule,
+        WalletApiModule,
+        SubaccountsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),
@@ -60,10 +70,8 @@ export class AppModule {
         { provide: APP_GUARD, useClass: IpAllowlistGuard },
         { provide: APP_GUARD, useExisting: ApiKeyRateLimitGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
-        // Interceptors run after the guards, outermost first: idempotency wraps the envelope, so a
-        // replay is sent as stored and never enveloped twice.
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // After the guards, mutating routes declare @Idempotent() (the idempotency interceptor);
+        // success bodies are enveloped by a Fastify hook (http/envelope.hook.ts).
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

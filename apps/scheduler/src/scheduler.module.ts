@@ -2,9 +2,13 @@ import { Controller, type DynamicModule, Get, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { AbandonedPaymentsModule } from './jobs/abandoned-payments/abandoned-payments.module';
 import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-purge.module';
+import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-intent-expiry.module';
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
+import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
+import { WebhookDeliveryModule } from './jobs/webhook-delivery/webhook-delivery.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -33,6 +37,10 @@ export class SchedulerModule {
         IdempotencyPurgeModule,
         RequestLogPurgeModule,
         PortalHousekeepingModule,
+        AbandonedPaymentsModule,
+        ScheduledChargesModule,
+        PaymentIntentExpiryModule,
+        WebhookDeliveryModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],
       providers: [{ provide: Clock, useValue: clock }],

@@ -14,7 +14,7 @@ export interface TestGateway {
 export async function startGateway(env: Record<string, string> = {}, host = '127.0.0.1'): Promise<TestGateway> {
   const config = testConfig(env);
   const clock = new ManualClock(new Date());
-  const app = await createApiApp({ config, databaseUrl: config.database.url as string, clock, logger: false });
+  const app = await createApiApp({ config, databaseUrl: config.database.url as string, clock, ...(process.env.E2E_LOG ? {} : { logger: false }) });
   await app.listen({ host, port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   return { app, baseUrl: `http://127.0.0.1:${address.port}`, clock, close: () => app.close() };

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 
 export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
@@ -28,6 +29,21 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
     child.on('exit', (code) => {
       clearTimeout(timer);
       done({ code, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * A port the OS reports free on loopback right now. A random number could land on a port another
+ * test (or an outgoing connection's ephemeral port) holds; asking the OS avoids that.
+ */
+export function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((done, fail) => {
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
     });
   });
 }

@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import { randomUUID } from 'node:crypto';
 import { AppModule, type ApiModuleOptions } from '../app.module';
 import { parseIp } from '@gateway/domain/api-keys';
+import { registerSuccessEnvelope } from '../http/envelope.hook';
 import { registerJsonParser } from '../http/json-body-parser';
 import { setupOpenApi } from '../http/openapi';
 import { registerRequestLogging } from '../http/request-log/request-log.hooks';
@@ -25,11 +26,14 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     logger: false,
   });
   const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  // Callback style: an async hook costs a promise and a microtask hop on every request.
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     request.clientIp = normalizeIp(request.ip);
+    done();
   });
   registerJsonParser(fastify);
+  registerSuccessEnvelope(fastify);
   // Portal sessions travel in an httpOnly cookie (see modules/portal).
   void fastify.register(fastifyCookie);
 
@@ -46,6 +50,9 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
       { path: 'ready', method: RequestMethod.GET },
       // The developer portal's own API (session cookies, not API keys): /api/portal/…
       { path: 'api/portal/{*path}', method: RequestMethod.ALL },
+      // Customers' browsers (redirect to the hosted checkout) and the provider's signed callbacks.
+      { path: 'checkout/{*path}', method: RequestMethod.GET },
+      { path: 'api/provider/webhooks', method: RequestMethod.POST },
     ],
   });
   setupOpenApi(app);
@@ -55,5 +62,9 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
 
 /** IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is reported as plain IPv4. */
 function normalizeIp(ip: string): string {
+  // The common case, a plain dotted IPv4 address from the socket, is already normal.
+  if (PLAIN_IPV4.test(ip)) return ip;
   return parseIp(ip)?.toString() ?? ip;
 }
+
+const PLAIN_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;

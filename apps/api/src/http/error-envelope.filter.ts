@@ -82,6 +82,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const rendered = renderError(error, request.id, this.logger);
-    void reply.status(rendered.status).header('content-type', 'application/json; charset=utf-8').send(rendered.body);
+    // Sent as text: the success-envelope hook wraps object payloads only.
+    void reply.status(rendered.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(rendered.body));
   }
 }

@@ -17,13 +17,19 @@ export const ERROR_HTTP_STATUS = {
   live_mode_not_enabled: 403,
   email_not_verified: 403,
   live_mode_required: 403,
+  // Sandbox controls with a live key.
+  test_mode_required: 403,
+  // A provider callback whose signature matches neither mode's secret.
+  invalid_signature: 403,
   // Portal: CSRF header missing or wrong; role does not allow the action; TOTP code required.
   csrf_token_invalid: 403,
   insufficient_role: 403,
   totp_required: 403,
   not_found: 404,
   payment_not_found: 404,
+  authorization_not_found: 404,
   customer_not_found: 404,
+  subaccount_not_found: 404,
   refund_not_found: 404,
   payment_intent_not_found: 404,
   transfer_not_found: 404,
@@ -43,6 +49,7 @@ export const ERROR_HTTP_STATUS = {
   conflict: 409,
   invalid_state: 409,
   customer_exists: 409,
+  subaccount_exists: 409,
   virtual_account_exists: 409,
   schedule_already_triggered: 409,
   last_owner: 409,
@@ -50,6 +57,8 @@ export const ERROR_HTTP_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   insufficient_wallet_balance: 422,
+  // The card issuer refused an authorization hold (payment intents).
+  authorization_declined: 402,
   idempotency_key_reused: 422,
   rate_limit_exceeded: 429,
   // Portal: repeated failed logins or TOTP codes; the message says when to try again.

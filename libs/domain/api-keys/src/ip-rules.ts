@@ -46,7 +46,24 @@ export function canonicalRule(rule: IpRule): string {
 }
 
 export function ipMatchesAny(ip: string, rules: IpRule[]): boolean {
-  const address = parseIp(ip);
+  const address = parseClientIp(ip);
   if (!address) return false;
   return rules.some(({ range }) => range[0].kind() === address.kind() && address.match(range));
+}
+
+/**
+ * Client addresses repeat from request to request: parse each once. Bounded (cleared when full),
+ * so a client rotating addresses cannot grow it.
+ */
+const parsedClientIps = new Map<string, ReturnType<typeof parseIp>>();
+const MAX_PARSED_CLIENT_IPS = 10_000;
+
+function parseClientIp(ip: string): ReturnType<typeof parseIp> {
+  let address = parsedClientIps.get(ip);
+  if (address === undefined) {
+    if (parsedClientIps.size >= MAX_PARSED_CLIENT_IPS) parsedClientIps.clear();
+    address = parseIp(ip);
+    parsedClientIps.set(ip, address);
+  }
+  return address;
 }

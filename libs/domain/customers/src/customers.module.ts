@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '@gateway/domain/events';
 import { CustomerEntity } from './customer.entity';
 import { CustomersService } from './customers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CustomerEntity])],
+  imports: [TypeOrmModule.forFeature([CustomerEntity]), EventsModule],
   providers: [CustomersService],
   exports: [CustomersService],
 })

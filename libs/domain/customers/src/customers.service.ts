@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Clock, decodeCursor, type DeveloperContext, DomainError, type Page, toPage } from '@gateway/platform';
+import { EventsService } from '@gateway/domain/events';
+import { Clock, decodeCursor, type DeveloperContext, DomainError, inTransaction, type Page, toPage } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { type EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { CustomerEntity } from './customer.entity';
+import { toCustomerResponse } from './customer.mapper';
 
 export interface NewCustomer {
   email: string;
@@ -25,11 +27,17 @@ export class CustomersService {
   constructor(
     @InjectRepository(CustomerEntity) private readonly customers: Repository<CustomerEntity>,
     private readonly clock: Clock,
+    private readonly events: EventsService,
   ) {}
 
   /** @throws customer_exists */
   async create(ctx: DeveloperContext, input: NewCustomer): Promise<CustomerEntity> {
-    const created = await this.insertIfAbsent(this.customers.manager, ctx, input);
+    // The customer and its customer.created event commit together.
+    const created = await inTransaction(this.customers.manager.connection, async (m) => {
+      const customer = await this.insertIfAbsent(m, ctx, input);
+      if (customer) await this.events.emit(m, ctx, 'customer.created', { ...toCustomerResponse(customer) });
+      return customer;
+    });
     if (!created) throw new DomainError('customer_exists', `A customer with e-mail ${input.email} already exists.`);
     return created;
   }
@@ -39,8 +47,11 @@ export class CustomersService {
    * Safe under concurrency: the unique index decides, the loser reads the winner's row.
    * Runs in the caller's transaction when a manager is given.
    */
-  async findOrCreateByEmail(ctx: DeveloperContext, email: string, manager: EntityManager = this.customers.manager): Promise<{ customer: CustomerEntity; created: boolean }> {
+  async findOrCreateByEmail(ctx: DeveloperContext, email: string, manager?: EntityManager): Promise<{ customer: CustomerEntity; created: boolean }> {
+    // Without a caller's transaction, one of our own: a new customer and its event commit together.
+    if (!manager) return inTransaction(this.customers.manager.connection, (m) => this.findOrCreateByEmail(ctx, email, m));
     const created = await this.insertIfAbsent(manager, ctx, { email });
+    if (created) await this.events.emit(manager, ctx, 'customer.created', { ...toCustomerResponse(created) });
     if (created) return { customer: created, created: true };
     const existing = await manager
       .getRepository(CustomerEntity)
@@ -53,6 +64,13 @@ export class CustomersService {
   /** @throws customer_not_found (also for another developer's or the other mode's customer) */
   async get(ctx: DeveloperContext, reference: string): Promise<CustomerEntity> {
     const customer = await this.customers.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+    if (!customer) throw new DomainError('customer_not_found', 'No such customer.');
+    return customer;
+  }
+
+  /** By internal id, for capabilities that stored it. @throws customer_not_found */
+  async getById(ctx: DeveloperContext, id: string, manager: EntityManager = this.customers.manager): Promise<CustomerEntity> {
+    const customer = await manager.getRepository(CustomerEntity).findOneBy({ id, developerId: ctx.developerId, mode: ctx.mode });
     if (!customer) throw new DomainError('customer_not_found', 'No such customer.');
     return customer;
   }

@@ -55,7 +55,7 @@ describe('RequestLogWriter', () => {
       expect(writer.pending).toBe(0);
     });
 
-    it('writes one INSERT per batch, never one per entry', async () => {
+    it('writes one statement per batch (COPY), never one per entry', async () => {
       const developerId = randomUUID();
       const insertBatch = jest.spyOn(repository, 'insertBatch');
       // Recorded before the first write completes, so they queue up as 12 → 5 + 5 + 2.
@@ -116,6 +116,15 @@ describe('RequestLogWriter', () => {
       await writer.flush();
       const { rows } = await db.query('SELECT request_body FROM request_logs WHERE request_id = $1', [entry.requestId]);
       expect(rows[0].request_body).toEqual({ text: 'a "quoted" \\ {brace}, NULL \ufffd \ufffd 😀', list: ['}', '{', ','] });
+    });
+
+    it('keeps tabs, newlines, carriage returns and backslashes in text columns and bodies exactly (COPY escaping)', async () => {
+      const body = '{\n\t"path": "C:\\\\tmp\\\\new",\r\n\t"note": "tab\\tand\\nnewline", "marker": "\\\\N"\n}';
+      const entry = anEntry({ requestBody: body, userAgent: 'agent\twith\ttabs\\N', path: '/api/v1/odd\\path' });
+      writer.record(entry);
+      await writer.flush();
+      const { rows } = await db.query('SELECT request_body, user_agent, path FROM request_logs WHERE request_id = $1', [entry.requestId]);
+      expect(rows[0]).toEqual({ request_body: JSON.parse(body), user_agent: 'agent\twith\ttabs\\N', path: '/api/v1/odd\\path' });
     });
 
     it('writes a request id only once even when a batch is sent again', async () => {

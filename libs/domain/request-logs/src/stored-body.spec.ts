@@ -38,4 +38,19 @@ describe('storableBody', () => {
     expect(storableBody('"text"')).toBe('"text"');
     expect(storableBody('12')).toBe('12');
   });
+
+  it('stores a body with nothing to redact as it came, and rewrites one that needs it', () => {
+    const clean = '{"id": "cus_1", "items": [{"note": "ok"}], "big": 12345678901234567890}';
+    expect(storableBody(clean)).toBe(clean);
+    // A secret key disguised with a \u escape, a NUL, and a sensitive key deep in an array.
+    expect(storableBody('{"note":"\\u0073k_test_abcdefghijklmnopqrstuvwxyz"}')).toBe('{"note":"[REDACTED]"}');
+    expect(storableBody('{"note":"a\\u0000b"}')).toBe('{"note":"a\ufffdb"}');
+    expect(storableBody('{"list":[{"x":{"clientSecret":"s"}}]}')).toBe('{"list":[{"x":{"clientSecret":"[REDACTED]"}}]}');
+  });
+
+  it('still cuts off nesting too deep to inspect', () => {
+    const deep = `${'['.repeat(40)}1${']'.repeat(40)}`;
+    expect(storableBody(deep)).not.toBe(deep);
+    expect(storableBody(deep)).toContain('TRUNCATED');
+  });
 });

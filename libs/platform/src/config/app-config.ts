@@ -13,6 +13,8 @@ export interface AppConfig {
   idempotency: { retentionHours: number; lockTimeoutSeconds: number };
   requestLog: { retentionDays: number; flushIntervalMs: number; batchSize: number; maxBuffered: number };
   scheduler: { host: string; port: number };
+  /** Delivery policy of merchant webhooks (delays in ms between attempts, per-attempt timeout). */
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number; trustedHosts: string[]; secretRotationGraceHours: number };
   /** Keys for values stored encrypted; the first encrypts. Empty (never in production) = ephemeral key. */
   encryptionKeys: EncryptionKey[];
   mail: { smtpUrl?: string; from: string };
@@ -26,7 +28,34 @@ export interface AppConfig {
   };
   /** Withdrawals above these amounts need a TOTP code; a currency not listed always does. */
   largeWithdrawalThresholds: Partial<Record<Currency, string>>;
+  payments: {
+    /** Platform fee per successful payment, by currency (decimal text); a currency not listed pays 0. */
+    platformFees: Partial<Record<Currency, string>>;
+    /** Smallest amount per payment by currency, and the largest whatever the currency (decimal text). */
+    minimumAmounts: Partial<Record<Currency, string>>;
+    maximumAmount: string;
+    abandonAfterHours: number;
+    bulkMaxItems: number;
+    bulkClaimTimeoutSeconds: number;
+  };
+  /** The upstream payment provider (Paystack wire format): one account per mode. */
+  provider: {
+    test: ProviderAccountConfig;
+    live: ProviderAccountConfig;
+    /** Per call; a slower answer is a 504 gateway_timeout. */
+    timeoutMs: number;
+  };
 }
+
+/** Where one mode's provider account is reached, and its secret key (never logged). */
+export interface ProviderAccountConfig {
+  baseUrl: string;
+  secretKey: string;
+}
+
+/** The provider simulator's well-known development secrets: refused in production. */
+export const SIMULATOR_DEVELOPMENT_SECRETS: readonly string[] = ['sk_sim_test_secret', 'sk_sim_live_secret'];
+
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, detail: string) {
@@ -49,6 +78,15 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   // Secrets sealed with a throw-away key would be lost at the next restart: never in production.
   if (c.NODE_ENV === 'production' && !c.ENCRYPTION_KEYS.length) {
     throw new ConfigError('ENCRYPTION_KEYS', 'is missing (required when NODE_ENV=production)');
+  }
+  for (const setting of ['PROVIDER_TEST_SECRET_KEY', 'PROVIDER_LIVE_SECRET_KEY'] as const) {
+    if (c.NODE_ENV === 'production' && SIMULATOR_DEVELOPMENT_SECRETS.includes(c[setting])) {
+      throw new ConfigError(setting, "is missing or the simulator's development secret (required when NODE_ENV=production)");
+    }
+  }
+  // Provider webhooks tell their mode by which secret signed them: the two must differ.
+  if (c.PROVIDER_TEST_SECRET_KEY === c.PROVIDER_LIVE_SECRET_KEY) {
+    throw new ConfigError('PROVIDER_LIVE_SECRET_KEY', 'must differ from PROVIDER_TEST_SECRET_KEY');
   }
   return {
     env: c.NODE_ENV,
@@ -75,6 +113,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       maxBuffered: c.REQUEST_LOG_MAX_BUFFERED,
     },
     scheduler: { host: c.SCHEDULER_HOST, port: c.SCHEDULER_PORT },
+    webhooks: {
+      retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_SECONDS,
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      trustedHosts: c.WEBHOOK_TRUSTED_HOSTS,
+      secretRotationGraceHours: c.WEBHOOK_SECRET_ROTATION_GRACE_HOURS,
+    },
     encryptionKeys: c.ENCRYPTION_KEYS,
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
     portal: {
@@ -86,6 +130,19 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       totpLockoutMinutes: c.TOTP_LOCKOUT_MINUTES,
     },
     largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
+    payments: {
+      platformFees: c.PLATFORM_FEES,
+      minimumAmounts: c.PAYMENT_MIN_AMOUNTS,
+      maximumAmount: c.PAYMENT_MAX_AMOUNT,
+      abandonAfterHours: c.PAYMENT_ABANDON_AFTER_HOURS,
+      bulkMaxItems: c.PAYMENT_BULK_MAX_ITEMS,
+      bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
+    },
+    provider: {
+      test: { baseUrl: c.PROVIDER_TEST_BASE_URL.replace(/\/+$/, ''), secretKey: c.PROVIDER_TEST_SECRET_KEY },
+      live: { baseUrl: c.PROVIDER_LIVE_BASE_URL.replace(/\/+$/, ''), secretKey: c.PROVIDER_LIVE_SECRET_KEY },
+      timeoutMs: c.PROVIDER_TIMEOUT_MS,
+    },
   };
 }
 

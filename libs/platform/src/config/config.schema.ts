@@ -12,6 +12,14 @@ const optionalUrl = (protocols: string[]) =>
       message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
 const httpUrl = z.string().trim().url().refine((v) => /^https?:\/\//.test(v), 'must be an http(s) URL');
+/** `NGN:10,USD:0.5`: an amount (up to 2 decimals) per currency. */
+const amountsByCurrency = (defaults: string) =>
+  z
+    .string()
+    .trim()
+    .default(defaults)
+    .refine((v) => v === '' || v.split(',').every((e) => /^(NGN|USD|GBP|KES):\d{1,12}(\.\d{1,2})?$/.test(e.trim())), 'must be CURRENCY:amount pairs, e.g. NGN:10,USD:0.50')
+    .transform((v) => Object.fromEntries(v === '' ? [] : v.split(',').map((e) => e.trim().split(':'))) as Partial<Record<'NGN' | 'USD' | 'GBP' | 'KES', string>>);
 
 /**
  * Every setting the gateway reads, validated once at boot. Nothing else reads process.env.
@@ -97,6 +105,44 @@ export const configSchema = z.object({
         }),
       ) as Partial<Record<'NGN' | 'USD' | 'GBP' | 'KES', string>>,
     ),
+
+  // Upstream payment provider (Paystack wire format), one base URL and secret per mode. The defaults
+  // are the provider simulator (`apps/provider-sim`, started by `npm start`) and its well-known
+  // development secrets; production refuses those (see loadConfig). Real Paystack: https://api.paystack.co
+  PROVIDER_TEST_BASE_URL: httpUrl.default('http://127.0.0.1:4010'),
+  PROVIDER_TEST_SECRET_KEY: z.string().trim().min(1).default('sk_sim_test_secret'),
+  PROVIDER_LIVE_BASE_URL: httpUrl.default('http://127.0.0.1:4010'),
+  PROVIDER_LIVE_SECRET_KEY: z.string().trim().min(1).default('sk_sim_live_secret'),
+  // Per provider call; past it the API answers 504 gateway_timeout (safe to retry with the same key).
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(20_000),
+
+  // Payments. The platform fee per successful payment by currency (a currency not listed: 0);
+  // an administrator's per-developer override wins. Amount limits per payment.
+  PLATFORM_FEES: amountsByCurrency('NGN:10'),
+  PAYMENT_MIN_AMOUNTS: amountsByCurrency('NGN:100,KES:10,USD:1,GBP:1'),
+  PAYMENT_MAX_AMOUNT: z.string().trim().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be an amount such as 100000000').default('100000000'),
+  // A payment not paid within this many hours is marked abandoned by the scheduler.
+  PAYMENT_ABANDON_AFTER_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  // Bulk payments: most items per batch, and after how long an item a worker claimed but did not
+  // finish (a crash) is taken over by another.
+  PAYMENT_BULK_MAX_ITEMS: z.coerce.number().int().min(1).max(10_000).default(1000),
+  PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+
+  // Webhooks: delays between delivery attempts (seconds, decimals allowed so tests can compress
+  // the schedule), the per-attempt timeout, hosts trusted past the private-address check, and how
+  // long a rotated-out signing secret keeps signing alongside the new one.
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .trim()
+    .default('60,180,420,900,1500')
+    .refine((v) => v.split(',').every((e) => /^\d{1,6}(\.\d{1,3})?$/.test(e.trim())), 'must be comma-separated seconds, e.g. 60,180,420,900,1500')
+    .transform((v) => v.split(',').map((e) => Math.round(Number(e.trim()) * 1000))),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_TRUSTED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
+  WEBHOOK_SECRET_ROTATION_GRACE_HOURS: z.coerce.number().min(0).max(720).default(24),
 
   SCHEDULER_HOST: z.string().trim().min(1).default('127.0.0.1'),
   SCHEDULER_PORT: port.default(3002),

@@ -59,8 +59,10 @@ describe('ENCRYPTION_KEYS', () => {
   });
 
   it('production refuses to load without keys; development and test fall back to an ephemeral key with a warning', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('Configuration error: ENCRYPTION_KEYS is missing');
-    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${b64()}` }).encryptionKeys).toHaveLength(1);
+    // Production also refuses the provider simulator's development secrets, so real-looking ones are given.
+    const providerSecrets = { PROVIDER_TEST_SECRET_KEY: 'sk_test_x', PROVIDER_LIVE_SECRET_KEY: 'sk_live_x' };
+    expect(() => loadConfig({ NODE_ENV: 'production', ...providerSecrets })).toThrow('Configuration error: ENCRYPTION_KEYS is missing');
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${b64()}`, ...providerSecrets }).encryptionKeys).toHaveLength(1);
     expect(() => loadConfig({ ENCRYPTION_KEYS: 'k1:short' })).toThrow('Configuration error: ENCRYPTION_KEYS is invalid');
 
     const warnings: string[] = [];

@@ -3,8 +3,9 @@ import { type AppConfig, loadConfig } from '../config';
 
 /**
  * Configuration for in-process test apps: the run's database, REDIS_URL when the machine has one,
- * and rate limits high enough not to interfere — in a Redis namespace of their own, so parallel
- * test files and concurrent runs never share counters. Rate-limit tests override all of this.
+ * no provider (tests start their own simulator) and rate limits high enough not to interfere — in
+ * a Redis namespace of their own, so parallel test files and concurrent runs never share counters.
+ * Rate-limit tests override all of this.
  */
 export function testConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
   const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -17,6 +18,14 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     RATE_LIMIT_LIVE_PER_SECOND: '100000',
     RATE_LIMIT_IP_PER_SECOND: '100000',
     RATE_LIMIT_REDIS_PREFIX: `gateway-test:${randomBytes(6).toString('hex')}:`,
+    // No provider unless a test starts its own simulator and passes PROVIDER_*: port 9 refuses
+    // connections, so a test can never reach (and mutate) the development simulator `npm start` runs.
+    // Secrets of no account anywhere, so NODE_ENV=production tests start (production refuses the defaults).
+    PROVIDER_TEST_BASE_URL: 'http://127.0.0.1:9',
+    PROVIDER_LIVE_BASE_URL: 'http://127.0.0.1:9',
+    PROVIDER_TEST_SECRET_KEY: 'sk_test_no_provider',
+    PROVIDER_LIVE_SECRET_KEY: 'sk_live_no_provider',
+    PROVIDER_TIMEOUT_MS: '5000',
     ...overrides,
   });
 }

@@ -1,15 +1,16 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { IdempotencyModule } from '@gateway/domain/idempotency';
 import { IdempotencyResponseRecorder } from './idempotency-response.recorder';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
- * The HTTP side of idempotency keys, except the interceptor itself: that one is registered in
- * AppModule next to the envelope interceptor, because global interceptors run in the order they
- * are listed there.
+ * The HTTP side of idempotency keys. Global, so the interceptor that `@Idempotent()` puts on a
+ * route resolves its IdempotencyService in whichever module declares the controller.
  */
+@Global()
 @Module({
   imports: [IdempotencyModule],
-  providers: [IdempotencyResponseRecorder],
-  exports: [IdempotencyModule],
+  providers: [IdempotencyResponseRecorder, IdempotencyInterceptor],
+  exports: [IdempotencyModule, IdempotencyInterceptor],
 })
 export class IdempotencyHttpModule {}

@@ -15,6 +15,9 @@ interface TrackedRequest {
   logged: boolean;
 }
 
+const TRACKED = 'requestLogTracking';
+type RequestWithTracking = FastifyRequest & { [TRACKED]: TrackedRequest | null };
+
 /**
  * Logs every request to the merchant API (`/api/v1/…`), refusals (401, 403, 404, 413, 429, 5xx)
  * included, without slowing it down: onSend only keeps a reference to the serialized response,
@@ -26,7 +29,13 @@ export function registerRequestLogging(app: NestFastifyApplication): void {
   const clock = app.get(Clock, { strict: false });
   const logger = new Logger('RequestLog');
   const fastify = app.getHttpAdapter().getInstance();
-  const tracked = new WeakMap<FastifyRequest, TrackedRequest>();
+  // A request decoration rather than a WeakMap: a plain property costs nothing to read, where
+  // WeakMap entries for thousands of short-lived requests a second weigh on the garbage collector.
+  fastify.decorateRequest(TRACKED, null);
+  const tracked = {
+    get: (request: FastifyRequest): TrackedRequest | null => (request as RequestWithTracking)[TRACKED],
+    set: (request: FastifyRequest, state: TrackedRequest) => void ((request as RequestWithTracking)[TRACKED] = state),
+  };
 
   const record = (request: FastifyRequest, outcome: { statusCode: number; durationMs: number; contentType: string | null }) => {
     const state = tracked.get(request);

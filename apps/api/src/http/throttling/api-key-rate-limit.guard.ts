@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { API_KEY_BUCKET } from './rate-limit-buckets';
+import type { RateLimitBucket } from './rate-limit-buckets';
 import { type RateLimitSnapshot, stricterOf } from './rate-limit-headers';
-import { RateLimitGuard } from './rate-limit.guard';
+import { RATE_LIMIT_BUCKETS, RateLimitGuard } from './rate-limit.guard';
+import { RateLimitStorage } from './rate-limit.storage';
 
 /**
  * Per API key, with the limit of the key's mode. Runs after the API key guard (it needs
@@ -10,7 +12,9 @@ import { RateLimitGuard } from './rate-limit.guard';
  */
 @Injectable()
 export class ApiKeyRateLimitGuard extends RateLimitGuard {
-  protected readonly bucket = API_KEY_BUCKET;
+  constructor(reflector: Reflector, storage: RateLimitStorage, @Inject(RATE_LIMIT_BUCKETS) [, apiKey]: RateLimitBucket[]) {
+    super(reflector, storage, apiKey);
+  }
 
   protected shown(request: FastifyRequest, own: RateLimitSnapshot): RateLimitSnapshot {
     return stricterOf(own, request.ipRateLimit);

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { IP_BUCKET } from './rate-limit-buckets';
+import type { RateLimitBucket } from './rate-limit-buckets';
 import type { RateLimitSnapshot } from './rate-limit-headers';
-import { RateLimitGuard } from './rate-limit.guard';
+import { RATE_LIMIT_BUCKETS, RateLimitGuard } from './rate-limit.guard';
+import { RateLimitStorage } from './rate-limit.storage';
 
 /**
  * Per client IP, for every request that reaches a route (health probes excepted). Runs before the
@@ -10,7 +12,9 @@ import { RateLimitGuard } from './rate-limit.guard';
  */
 @Injectable()
 export class IpRateLimitGuard extends RateLimitGuard {
-  protected readonly bucket = IP_BUCKET;
+  constructor(reflector: Reflector, storage: RateLimitStorage, @Inject(RATE_LIMIT_BUCKETS) [ip]: RateLimitBucket[]) {
+    super(reflector, storage, ip);
+  }
 
   protected shown(request: FastifyRequest, own: RateLimitSnapshot): RateLimitSnapshot {
     request.ipRateLimit = own;

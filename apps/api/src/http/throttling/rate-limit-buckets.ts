@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { normalizeIp, type ThrottlerOptions } from '@nestjs/throttler';
+import { normalizeIp } from '@nestjs/throttler';
 import type { AppConfig } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal } from '../auth/principal';
@@ -15,28 +15,41 @@ export const API_KEY_BUCKET: RateLimitBucketName = 'api-key';
 
 export type RateLimitSettings = AppConfig['rateLimits'];
 
+/** How one bucket counts. Everything is synchronous: it runs on every request. */
+export interface RateLimitBucket {
+  name: RateLimitBucketName;
+  /** Window length in ms; a bucket past its limit also stays closed this long. */
+  ttl: number;
+  limit: (request: FastifyRequest) => number;
+  /** True when this bucket does not apply to the request. */
+  skipIf?: (request: FastifyRequest) => boolean;
+  getTracker: (request: FastifyRequest) => string;
+  generateKey: (context: ExecutionContext | undefined, tracker: string, bucket: RateLimitBucketName) => string;
+}
+
 /**
- * The two named throttlers. Counters are global per IP and per key (not per route), and their
- * storage keys carry the configured prefix so several deployments can share one Redis.
+ * The two buckets. Counters are global per IP and per key (not per route), and their storage keys
+ * carry the configured prefix so several deployments can share one Redis.
  */
-export function rateLimitThrottlers(settings: RateLimitSettings): ThrottlerOptions[] {
-  const storageKey = (bucket: RateLimitBucketName, tracker: string) => `${settings.redisPrefix}${bucket}:${tracker}`;
+export function rateLimitThrottlers(settings: RateLimitSettings): [ip: RateLimitBucket, apiKey: RateLimitBucket] {
+  const ipPrefix = `${settings.redisPrefix}${IP_BUCKET}:`;
+  const keyPrefix = `${settings.redisPrefix}${API_KEY_BUCKET}:`;
   return [
     {
       name: IP_BUCKET,
       ttl: RATE_LIMIT_WINDOW_MS,
-      limit: settings.ipPerSecond,
-      getTracker: (_request, context) => clientAddress(requestOf(context)),
-      generateKey: (_context, tracker) => storageKey(IP_BUCKET, tracker),
+      limit: () => settings.ipPerSecond,
+      getTracker: (request) => clientAddress(request),
+      generateKey: (_context, tracker) => ipPrefix + tracker,
     },
     {
       name: API_KEY_BUCKET,
       ttl: RATE_LIMIT_WINDOW_MS,
-      limit: (context) => apiKeyLimit(settings, principalOf(context)),
+      limit: (request) => apiKeyLimit(settings, request.principal),
       // Routes without a key (public ones, or a refusal before the key guard) only have the IP bucket.
-      skipIf: (context) => principalOf(context) === undefined,
-      getTracker: (_request, context) => principalOf(context)?.keyId ?? '',
-      generateKey: (_context, tracker) => storageKey(API_KEY_BUCKET, tracker),
+      skipIf: (request) => request.principal === undefined,
+      getTracker: (request) => request.principal?.keyId ?? '',
+      generateKey: (_context, tracker) => keyPrefix + tracker,
     },
   ];
 }
@@ -52,12 +65,4 @@ export function apiKeyLimit(settings: RateLimitSettings, principal: ApiKeyPrinci
  */
 export function clientAddress(request: FastifyRequest): string {
   return normalizeIp(request.clientIp ?? request.ip);
-}
-
-function requestOf(context: ExecutionContext): FastifyRequest {
-  return context.switchToHttp().getRequest<FastifyRequest>();
-}
-
-function principalOf(context: ExecutionContext): ApiKeyPrincipal | undefined {
-  return requestOf(context).principal;
 }

@@ -1,41 +1,55 @@
-import type { ExecutionContext } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerRequest } from '@nestjs/throttler';
+import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimitBucketName } from './rate-limit-buckets';
+import { routeMetadata } from '../route-metadata';
+import type { CounterRecord } from './fail-open-storage';
+import type { RateLimitBucket } from './rate-limit-buckets';
 import { RateLimitExceededError } from './rate-limit-exceeded.error';
 import { type RateLimitSnapshot, writeRateLimitHeaders } from './rate-limit-headers';
+import type { RateLimitStorage } from './rate-limit.storage';
+
+/** The rate-limit buckets, as configured (see rateLimitThrottlers). */
+export const RATE_LIMIT_BUCKETS = Symbol('RATE_LIMIT_BUCKETS');
 
 /**
  * One bucket of the rate limit, as a guard. The limit is split in two guards because the buckets
  * count at different points of the guard chain: the IP bucket before the API key is checked (so
  * key guessing is throttled), the key bucket once the key is known.
  *
- * The throttler's own counting is kept (named throttlers, storage, `@SkipThrottle`); what is ours is
- * the answer: the `X-RateLimit-*` headers show the stricter bucket, and an excess becomes the
- * envelope's `rate_limit_exceeded` with `retry_after` and a `Retry-After` header.
+ * The answer is ours: the `X-RateLimit-*` headers show the stricter bucket, and an excess becomes
+ * the envelope's `rate_limit_exceeded` with `retry_after` and a `Retry-After` header. Counting in
+ * memory is synchronous, so with the memory store the guard costs no promise at all.
  */
-export abstract class RateLimitGuard extends ThrottlerGuard {
-  protected abstract readonly bucket: RateLimitBucketName;
+export abstract class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly storage: RateLimitStorage,
+    private readonly bucket: RateLimitBucket,
+  ) {}
 
   /** What the headers show, given this bucket's state after counting the request. */
   protected abstract shown(request: FastifyRequest, own: RateLimitSnapshot): RateLimitSnapshot;
 
   protected abstract refusalMessage(request: FastifyRequest, limit: number): string;
 
-  override async onModuleInit(): Promise<void> {
-    await super.onModuleInit();
-    // Both throttlers are configured once for the module; each guard counts only its own.
-    this.throttlers = this.throttlers.filter((throttler) => throttler.name === this.bucket);
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (routeMetadata(this.reflector, context).skipRateLimit) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const bucket = this.bucket;
+    if (bucket.skipIf?.(request)) return true;
+    const limit = bucket.limit(request);
+    const key = bucket.generateKey(context, bucket.getTracker(request), bucket.name);
+    const counted = this.storage.increment(key, bucket.ttl, limit, bucket.ttl, bucket.name);
+    const reply = http.getResponse<FastifyReply>();
+    return counted instanceof Promise
+      ? counted.then((record) => this.decide(request, reply, limit, record))
+      : this.decide(request, reply, limit, counted);
   }
 
-  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
-    const { context, limit, ttl, blockDuration, getTracker, generateKey } = props;
-    const { request, reply } = httpOf(context);
-    const key = generateKey(context, await getTracker(request, context), this.bucket);
-    const record = await this.storageService.increment(key, ttl, limit, blockDuration, this.bucket);
-
+  private decide(request: FastifyRequest, reply: FastifyReply, limit: number, record: CounterRecord): boolean {
     const own: RateLimitSnapshot = {
-      bucket: this.bucket,
+      bucket: this.bucket.name,
       limit,
       remaining: record.isBlocked ? 0 : Math.max(0, limit - record.totalHits),
       resetSeconds: Math.max(1, record.isBlocked ? record.timeToBlockExpire : record.timeToExpire),
@@ -50,9 +64,4 @@ export abstract class RateLimitGuard extends ThrottlerGuard {
     const wait = `${shown.resetSeconds} second${shown.resetSeconds === 1 ? '' : 's'}`;
     throw new RateLimitExceededError(`${this.refusalMessage(request, limit)} Retry in ${wait}.`, shown.resetSeconds);
   }
-}
-
-function httpOf(context: ExecutionContext): { request: FastifyRequest; reply: FastifyReply } {
-  const http = context.switchToHttp();
-  return { request: http.getRequest<FastifyRequest>(), reply: http.getResponse<FastifyReply>() };
 }

@@ -1,5 +1,3 @@
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Redis } from 'ioredis';
 import type { CounterRecord } from './fail-open-storage';
 
@@ -8,14 +6,54 @@ const COMMAND_TIMEOUT_MS = 500;
 const CONNECT_TIMEOUT_MS = 2000;
 
 /**
- * The counters in Redis, shared by every API instance using the same REDIS_URL and prefix. Counting
- * is `@nest-lab/throttler-storage-redis`'s atomic Lua script; this class owns the connection and
- * tunes it so that a Redis outage makes counting fail fast (for the caller to let the request
- * through) rather than queue requests behind reconnection attempts.
+ * One atomic update of a bucket: the script of `@nest-lab/throttler-storage-redis` (credits to
+ * wyattjoh's rate-limit-redis), with the same keys, so instances of older and newer versions
+ * sharing a Redis count together. Fixed window from the first hit; past the limit, a block key
+ * refuses for `blockDuration`; every request counts.
  */
-export class RedisRateLimitCounters implements ThrottlerStorage {
-  private readonly redis: Redis;
-  private readonly counters: ThrottlerStorageRedisService;
+const INCREMENT_SCRIPT = `
+local hitKey = KEYS[1]
+local blockKey = KEYS[2]
+local ttl = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local blockDuration = tonumber(ARGV[4])
+local totalHits = redis.call('INCR', hitKey)
+local timeToExpire = redis.call('PTTL', hitKey)
+if timeToExpire <= 0 then
+  redis.call('PEXPIRE', hitKey, ttl)
+  timeToExpire = ttl
+end
+local isBlocked = redis.call('GET', blockKey)
+local timeToBlockExpire = 0
+if isBlocked then
+  timeToBlockExpire = redis.call('PTTL', blockKey)
+elseif totalHits > limit then
+  redis.call('SET', blockKey, 1, 'PX', blockDuration)
+  isBlocked = '1'
+  timeToBlockExpire = blockDuration
+end
+if isBlocked and timeToBlockExpire <= 0 then
+  redis.call('DEL', blockKey)
+  redis.call('SET', hitKey, 1, 'PX', ttl)
+  totalHits = 1
+  timeToExpire = ttl
+  isBlocked = false
+end
+return { totalHits, timeToExpire, isBlocked and 1 or 0, timeToBlockExpire }
+`.trim();
+
+type RateLimitRedis = Redis & {
+  rateLimitIncrement(hitKey: string, blockKey: string, bucket: string, ttl: number, limit: number, blockDuration: number): Promise<unknown>;
+};
+
+/**
+ * The counters in Redis, shared by every API instance using the same REDIS_URL and prefix. This
+ * class owns the connection and tunes it so that a Redis outage makes counting fail fast (for the
+ * caller to let the request through) rather than queue requests behind reconnection attempts.
+ * The script is sent by its SHA (EVALSHA, loaded once), not as 700 bytes of text per request.
+ */
+export class RedisRateLimitCounters {
+  private readonly redis: RateLimitRedis;
 
   constructor(url: string, onConnectionError: (error: Error) => void) {
     this.redis = new Redis(url, {
@@ -28,10 +66,10 @@ export class RedisRateLimitCounters implements ThrottlerStorage {
       // Closing waits this long for a socket to end; one that never connected holds the process
       // for the whole wait, so keep it short (nothing is waited for: pending counts are dropped).
       disconnectTimeout: 200,
-    });
+    }) as RateLimitRedis;
+    this.redis.defineCommand('rateLimitIncrement', { numberOfKeys: 2, lua: INCREMENT_SCRIPT });
     // ioredis keeps reconnecting in the background; each failed attempt is reported here.
     this.redis.on('error', onConnectionError);
-    this.counters = new ThrottlerStorageRedisService(this.redis);
   }
 
   /** First connection; a failure is thrown, and reconnection continues in the background. */
@@ -39,8 +77,18 @@ export class RedisRateLimitCounters implements ThrottlerStorage {
     await this.redis.connect();
   }
 
-  increment(key: string, ttl: number, limit: number, blockDuration: number, bucket: string): Promise<CounterRecord> {
-    return this.counters.increment(key, ttl, limit, blockDuration, bucket);
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, bucket: string): Promise<CounterRecord> {
+    const result = await this.redis.rateLimitIncrement(`{${key}:${bucket}}:hits`, `{${key}:${bucket}}:blocked`, bucket, ttl, limit, blockDuration);
+    if (!Array.isArray(result) || result.length !== 4 || !result.every((value) => typeof value === 'number')) {
+      throw new TypeError(`unexpected answer from the rate-limit script: ${JSON.stringify(result)}`);
+    }
+    const [totalHits, timeToExpire, isBlocked, timeToBlockExpire] = result as number[];
+    return {
+      totalHits,
+      timeToExpire: Math.ceil(timeToExpire / 1000),
+      isBlocked: isBlocked === 1,
+      timeToBlockExpire: Math.ceil(timeToBlockExpire / 1000),
+    };
   }
 
   close(): void {

@@ -1,7 +1,8 @@
-import { SkipThrottle } from '@nestjs/throttler';
-import { API_KEY_BUCKET, IP_BUCKET } from './rate-limit-buckets';
+import { SetMetadata } from '@nestjs/common';
+
+export const SKIP_RATE_LIMIT = 'gateway:skip-rate-limit';
 
 /** Exempts a route or controller from both buckets (health probes: a load balancer polls them). */
 export function SkipRateLimit(): MethodDecorator & ClassDecorator {
-  return SkipThrottle({ [IP_BUCKET]: true, [API_KEY_BUCKET]: true });
+  return SetMetadata(SKIP_RATE_LIMIT, true);
 }

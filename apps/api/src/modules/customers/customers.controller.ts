@@ -4,6 +4,7 @@ import { CreateCustomerRequest, type CustomerResponse, DEFAULT_PAGE_SIZE, ListCu
 import { CustomersService, toCustomerResponse } from '@gateway/domain/customers';
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
+import { Idempotent } from '../../http/idempotency/idempotent.decorator';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
 
@@ -13,6 +14,7 @@ export class CustomersController {
   constructor(private readonly customers: CustomersService) {}
 
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @Authenticated({ scope: 'customers:write' })
   @ApiOperation({ summary: 'Create a customer', description: 'E-mail is unique per developer and mode (case-insensitive): a duplicate is 409 `customer_exists`.' })

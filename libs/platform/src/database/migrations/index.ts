@@ -3,6 +3,16 @@ import { CreateIpAllowlistAndCustomers1764000050000 } from './1764000050000-Crea
 import { CreateIdempotencyKeys1764000100000 } from './1764000100000-CreateIdempotencyKeys';
 import { CreateRequestLogs1764000200000 } from './1764000200000-CreateRequestLogs';
 import { CreatePortalIdentity1764000300000 } from './1764000300000-CreatePortalIdentity';
+import { CreateEventsOutbox1764000400000 } from './1764000400000-CreateEventsOutbox';
+import { CreateWalletsAndLedger1764000500000 } from './1764000500000-CreateWalletsAndLedger';
+import { CreateSubaccounts1764000550000 } from './1764000550000-CreateSubaccounts';
+import { CreatePayments1764000600000 } from './1764000600000-CreatePayments';
+import { AddPaymentTriggeredAt1764000650000 } from './1764000650000-AddPaymentTriggeredAt';
+import { CreateWebhooks1764000700000 } from './1764000700000-CreateWebhooks';
+import { CreateRefunds1764000800000 } from './1764000800000-CreateRefunds';
+import { CreatePaymentIntents1764000810000 } from './1764000810000-CreatePaymentIntents';
+import { CreatePaymentBatches1764000900000 } from './1764000900000-CreatePaymentBatches';
+import { KeyRequestLogsByRequestId1764001000000 } from './1764001000000-KeyRequestLogsByRequestId';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -11,4 +21,14 @@ export const MIGRATIONS = [
   CreateIdempotencyKeys1764000100000,
   CreateRequestLogs1764000200000,
   CreatePortalIdentity1764000300000,
+  CreateEventsOutbox1764000400000,
+  CreateWalletsAndLedger1764000500000,
+  CreateSubaccounts1764000550000,
+  CreatePayments1764000600000,
+  AddPaymentTriggeredAt1764000650000,
+  CreateWebhooks1764000700000,
+  CreateRefunds1764000800000,
+  CreatePaymentIntents1764000810000,
+  CreatePaymentBatches1764000900000,
+  KeyRequestLogsByRequestId1764001000000,
 ];

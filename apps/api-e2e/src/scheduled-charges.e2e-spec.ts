@@ -1,0 +1,116 @@
+import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
+import { DataSource } from 'typeorm';
+import { http } from './support/http';
+import { createMerchant, type TestMerchant } from './support/merchants';
+import { customerWithSavedCard, eventsFor, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+
+describe('scheduled charges of saved cards', () => {
+  let h: PaymentsHarness;
+  const api = (m: Pick<TestMerchant, 'key'>, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    http(h.gateway.baseUrl, method, `/api/v1${path}`, { token: m.key, body, headers });
+  const available = async (m: TestMerchant) => (await api(m, 'GET', '/wallet/balance')).body.data.available_balance;
+  const events = (name: string, reference: string) => eventsFor(h, name, reference);
+
+  const inMinutes = (minutes: number) => new Date(h.gateway.clock.now().getTime() + minutes * 60_000).toISOString();
+
+  beforeAll(async () => {
+    h = await startPaymentsHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await assertLedgerInvariants(process.env.TEST_DATABASE_URL as string);
+  });
+
+  it('creates a scheduled payment without a checkout, and cancels it before the trigger', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const init = await initializePayment(h.gateway, merchant, { amount: 3000, email, authorization_code: code, charge_at: inMinutes(2) });
+    expect(init.body.data).toMatchObject({ status: 'scheduled', authorization_url: null });
+    const ref = init.body.data.reference;
+    const cancelled = await api(merchant, 'DELETE', `/payments/${ref}/schedule`);
+    expect([cancelled.status, cancelled.body.data.status]).toEqual([200, 'cancelled']);
+    expect((await api(merchant, 'DELETE', `/payments/${ref}/schedule`)).body.data.status).toBe('cancelled');
+    const scan = await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(5) });
+    expect(scan.body.data).toEqual({ scan: 'scheduled-charges', affected: 0 });
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('cancelled');
+  });
+
+  it('charges a due payment once (wallet credited, payment.success), after which it cannot be cancelled', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const before = await available(merchant);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 3000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(1) })).body.data.affected).toBe(0);
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })).body.data.affected).toBe(1);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'success', net_amount: 2845 });
+    expect(await available(merchant)).toBeCloseTo(before + 2845, 2);
+    expect(await events('payment.success', ref)).toBe(1);
+    const late = await api(merchant, 'DELETE', `/payments/${ref}/schedule`);
+    expect([late.status, late.body.code]).toEqual([409, 'schedule_already_triggered']);
+  });
+
+  it('charges one due payment once when two schedulers scan at the same moment', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 2000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    const scans = await Promise.all([1, 2, 3].map(() => api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })));
+    expect(scans.map((s) => s.body.data.affected).sort()).toEqual([0, 0, 1]);
+    const ledger = (await api(merchant, 'GET', `/wallet/ledger?type=credit`)).body.data.filter((e: { reference: string }) => e.reference === ref);
+    expect(ledger).toHaveLength(1);
+  });
+
+  it('ends a cancel racing the trigger as exactly one of the two', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { merchant, email, code } = await customerWithSavedCard(h);
+      const ref = (await initializePayment(h.gateway, merchant, { amount: 1000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+      const [cancel, scan] = await Promise.all([
+        api(merchant, 'DELETE', `/payments/${ref}/schedule`),
+        api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) }),
+      ]);
+      const final = (await api(merchant, 'GET', `/payments/${ref}`)).body.data.status;
+      if (cancel.status === 200) expect([final, scan.body.data.affected]).toEqual(['cancelled', 0]);
+      else expect([cancel.body.code, final, scan.body.data.affected]).toEqual(['schedule_already_triggered', 'success', 1]);
+    }
+  });
+
+  it('refuses to cancel a payment that was never scheduled, and hides other tenants', async () => {
+    const { merchant, email } = await customerWithSavedCard(h);
+    const plain = (await initializePayment(h.gateway, merchant, { amount: 1000, email })).body.data.reference;
+    const res = await api(merchant, 'DELETE', `/payments/${plain}/schedule`);
+    expect([res.status, res.body.code]).toEqual([409, 'invalid_state']);
+    const other = await createMerchant(h.gateway);
+    const hidden = await api(other, 'DELETE', `/payments/${plain}/schedule`);
+    expect([hidden.status, hidden.body.code]).toEqual([404, 'payment_not_found']);
+  });
+  it('records a card declined at the trigger as failed with payment.failed', async () => {
+    // This test card pays on checkout but is refused on later charges (insufficient funds).
+    const { merchant, email, code } = await customerWithSavedCard(h, '5399838383838381');
+    const before = await available(merchant);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 2500, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })).body.data.affected).toBe(1);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'failed', net_amount: null });
+    expect(await events('payment.failed', ref)).toBe(1);
+    expect(await available(merchant)).toBe(before);
+  });
+
+  it('resumes a claim left by a crashed scheduler once it is stale, charging once', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 4000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    // A scheduler claimed it at the due time and died before calling the provider.
+    await h.gateway.app.get(DataSource).query(`UPDATE payments SET triggered_at = $2 WHERE reference = $1`, [ref, inMinutes(2)]);
+    const cancel = await api(merchant, 'DELETE', `/payments/${ref}/schedule`);
+    expect([cancel.status, cancel.body.code]).toEqual([409, 'schedule_already_triggered']);
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })).body.data.affected).toBe(0);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('scheduled');
+    // Five minutes after the claim it is taken over, with the same reference.
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(8) })).body.data.affected).toBe(1);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('success');
+    expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(20) })).body.data.affected).toBe(0);
+    expect(await events('payment.success', ref)).toBe(1);
+  });
+
+  it('scans only the calling developer and mode from the sandbox', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const other = await createMerchant(h.gateway);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 1200, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    expect((await api(other, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })).body.data.affected).toBe(0);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('scheduled');
+  });
+});

@@ -1,0 +1,61 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CapturePaymentIntentRequest, CreatePaymentIntentRequest, type PaymentIntentResponse } from '@gateway/contracts';
+import { PaymentIntentsService, toPaymentIntentResponse } from '@gateway/domain/payments';
+import type { DeveloperContext } from '@gateway/platform';
+import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
+import { Idempotent } from '../../http/idempotency/idempotent.decorator';
+import { ApiContract } from '../../http/openapi.decorators';
+
+@ApiTags('Payment intents')
+@Controller('payment-intents')
+export class PaymentIntentsController {
+  constructor(private readonly intents: PaymentIntentsService) {}
+
+  @Post()
+  @Idempotent()
+  @HttpCode(201)
+  @Authenticated({ scope: 'payment_intents:write' })
+  @ApiOperation({
+    summary: 'Hold an amount on a saved card',
+    description:
+      '`capture_method: "manual"` places a 7-day authorization hold on the customer\'s saved card — `authorization_code`, or the last reusable card of that e-mail (none: 400) — and returns `intent_reference` (`PI-…`) with status `requires_capture`. A hold the issuer refuses is 402 `authorization_declined`.',
+  })
+  @ApiContract({ body: CreatePaymentIntentRequest, status: 201, errors: ['validation_error', 'invalid_currency', 'authorization_not_found', 'authorization_declined', 'gateway_timeout', 'provider_error'] })
+  async create(@Tenant() ctx: DeveloperContext, @Body() body: CreatePaymentIntentRequest): Promise<PaymentIntentResponse> {
+    const intent = await this.intents.create(ctx, { amount: body.amount, email: body.email, currency: body.currency, authorizationCode: body.authorization_code, metadata: body.metadata });
+    return toPaymentIntentResponse(intent);
+  }
+
+  @Get(':reference')
+  @Authenticated({ scope: 'payment_intents:read' })
+  @ApiOperation({ summary: 'Get a payment intent' })
+  @ApiContract({ errors: ['payment_intent_not_found'] })
+  async get(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentIntentResponse> {
+    return toPaymentIntentResponse(await this.intents.get(ctx, reference));
+  }
+
+  @Post(':reference/capture')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'payment_intents:write' })
+  @ApiOperation({
+    summary: 'Capture a hold',
+    description:
+      'Captures all of the hold, or `amount` (at most the held amount), into a payment with the intent\'s reference, credited like a verified payment (fees, ledger, `payment.success`); status `succeeded`. After cancel or expiry: 409 `invalid_state`. A capture racing a cancel ends as exactly one of them.',
+  })
+  @ApiContract({ body: CapturePaymentIntentRequest, errors: ['validation_error', 'payment_intent_not_found', 'invalid_state', 'gateway_timeout', 'provider_error'] })
+  async capture(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string, @Body() body: CapturePaymentIntentRequest): Promise<PaymentIntentResponse> {
+    return toPaymentIntentResponse(await this.intents.capture(ctx, reference, body?.amount));
+  }
+
+  @Post(':reference/cancel')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'payment_intents:write' })
+  @ApiOperation({ summary: 'Cancel a hold', description: 'Releases the hold (status `canceled`), with no fee. After capture or expiry: 409 `invalid_state`.' })
+  @ApiContract({ errors: ['payment_intent_not_found', 'invalid_state'] })
+  async cancel(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentIntentResponse> {
+    return toPaymentIntentResponse(await this.intents.cancel(ctx, reference));
+  }
+}

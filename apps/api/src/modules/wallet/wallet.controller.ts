@@ -1,0 +1,72 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, type LedgerEntryResponse, MAX_PAGE_SIZE, ListLedgerEntriesQuery, WalletBalanceQuery, type WalletBalanceResponse } from '@gateway/contracts';
+import { LedgerService, toLedgerEntryResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
+import { CURRENCIES, type Currency, type DeveloperContext, DomainError, isCurrency } from '@gateway/platform';
+import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
+import { ListResponse } from '../../http/list-response';
+import { ApiContract } from '../../http/openapi.decorators';
+
+const BALANCE_SHAPE =
+  '`data`: `{available_balance, pending_balance, reserved_balance, total_balance, currency}` — JSON numbers in the major unit; ' +
+  '`total_balance` = available + pending + reserved. `reserved_balance` holds payouts in flight. A currency never used reads as zeros.';
+
+const ENTRY_SHAPE =
+  'Each entry: `{id, type, amount, direction, balance_type, currency, reference, description, created_at}`. `type` is one of ' +
+  '`credit` (payment proceeds), `debit` (refund, transfer, withdrawal, split share), `fee` (platform or provider fee), `settlement` ' +
+  '(settled to bank), `virtual_account_credit`; `amount` is always positive and `direction` (`credit`|`debit`) says which way it ' +
+  'moved the wallet balance named by `balance_type` (`available`|`pending`|`reserved`); `reference` is the public reference of ' +
+  'the payment, refund or transfer. Entries are immutable: corrections are new entries.';
+
+@ApiTags('Wallet')
+@Controller('wallet')
+export class WalletController {
+  constructor(private readonly ledger: LedgerService) {}
+
+  @Get('balance')
+  @Authenticated({ scope: 'wallet:read' })
+  @ApiOperation({ summary: 'Wallet balance', description: `\`?currency=\` one of ${CURRENCIES.join(', ')} (default NGN). ${BALANCE_SHAPE}` })
+  @ApiQuery({ name: 'currency', required: false, enum: CURRENCIES })
+  @ApiContract({ errors: ['validation_error', 'invalid_currency'] })
+  async balance(@Tenant() ctx: DeveloperContext, @Query() query: WalletBalanceQuery): Promise<WalletBalanceResponse> {
+    return toWalletBalanceResponse(await this.ledger.balance(ctx, currencyOf(query.currency) ?? 'NGN'));
+  }
+
+  @Get('ledger')
+  @Authenticated({ scope: 'wallet:read' })
+  @ApiOperation({
+    summary: 'Ledger entries of the wallet',
+    description: `Cursor-paginated, newest first. Filters: \`currency\` (all when omitted), \`type\`, \`reference\`, \`from\`/\`to\` (ISO 8601, inclusive; a date alone as \`to\` includes that whole day). ${ENTRY_SHAPE}`,
+  })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } })
+  @ApiQuery({ name: 'cursor', required: false, description: '`meta.next_cursor` of the previous page' })
+  @ApiQuery({ name: 'currency', required: false, enum: CURRENCIES })
+  @ApiQuery({ name: 'type', required: false, enum: LEDGER_ENTRY_TYPES })
+  @ApiQuery({ name: 'reference', required: false, description: 'public reference of a payment, refund, transfer…' })
+  @ApiQuery({ name: 'from', required: false, description: 'ISO 8601, inclusive' })
+  @ApiQuery({ name: 'to', required: false, description: 'ISO 8601, inclusive' })
+  @ApiContract({ list: true, errors: ['validation_error', 'invalid_currency'] })
+  async ledgerEntries(@Tenant() ctx: DeveloperContext, @Query() query: ListLedgerEntriesQuery): Promise<ListResponse<LedgerEntryResponse>> {
+    const page = await this.ledger.listEntries(ctx, {
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      cursor: query.cursor,
+      currency: currencyOf(query.currency),
+      type: query.type,
+      reference: query.reference,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? endOfDayIfDateOnly(query.to) : undefined,
+    });
+    return ListResponse.of(page, toLedgerEntryResponse);
+  }
+}
+
+/** @throws invalid_currency */
+function currencyOf(value: string | undefined): Currency | undefined {
+  if (value === undefined) return undefined;
+  if (!isCurrency(value)) throw new DomainError('invalid_currency', `Currency must be one of ${CURRENCIES.join(', ')}.`);
+  return value;
+}
+
+function endOfDayIfDateOnly(value: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59.999Z`) : new Date(value);
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  CreateWebhookRequest,
+  DEFAULT_PAGE_SIZE,
+  ListQueryDto,
+  TestWebhookRequest,
+  UpdateWebhookRequest,
+  type WebhookAttemptResponse,
+  type WebhookLogResponse,
+  type WebhookResponse,
+} from '@gateway/contracts';
+import { toWebhookAttemptResponse, toWebhookLogResponse, toWebhookResponse, WebhooksService } from '@gateway/domain/webhooks';
+import type { DeveloperContext } from '@gateway/platform';
+import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
+import { Idempotent } from '../../http/idempotency/idempotent.decorator';
+import { ListResponse } from '../../http/list-response';
+import { ApiContract } from '../../http/openapi.decorators';
+
+const URL_RULES =
+  'Live mode requires https:// and refuses hosts resolving to loopback, private, link-local or reserved addresses (checked again at connect time); test mode also accepts http:// and loopback.';
+
+@ApiTags('Webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @Idempotent()
+  @HttpCode(201)
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({ summary: 'Register a webhook endpoint', description: `Returns the signing secret (\`secret\`) once. ${URL_RULES}` })
+  @ApiContract({ body: CreateWebhookRequest, status: 201, errors: ['validation_error'] })
+  async create(@Tenant() ctx: DeveloperContext, @Body() body: CreateWebhookRequest): Promise<WebhookResponse> {
+    const { endpoint, secret } = await this.webhooks.create(ctx, { url: body.url, events: body.events, webhookVersion: body.webhook_version });
+    return toWebhookResponse(endpoint, secret);
+  }
+
+  @Post('test')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({ summary: 'Send a signed test event (`webhook.test`)', description: "Answers the attempt's outcome: status code and latency, never the receiver's body." })
+  @ApiContract({ body: TestWebhookRequest, errors: ['validation_error', 'webhook_not_found'] })
+  async test(@Tenant() ctx: DeveloperContext, @Body() body: TestWebhookRequest): Promise<WebhookAttemptResponse> {
+    return toWebhookAttemptResponse(await this.webhooks.sendTest(ctx, body.webhook_id));
+  }
+
+  @Post('logs/:log_id/retry')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({ summary: 'Retry a delivery now', description: 'A new attempt with the same event id; the outcome is logged and returned (status and latency).' })
+  @ApiContract({ errors: ['webhook_log_not_found'] })
+  async retry(@Tenant() ctx: DeveloperContext, @Param('log_id') logId: string): Promise<WebhookAttemptResponse> {
+    return toWebhookAttemptResponse(await this.webhooks.retry(ctx, logId));
+  }
+
+  @Get()
+  @Authenticated({ scope: 'webhooks:read' })
+  @ApiOperation({ summary: 'List webhook endpoints', description: 'Cursor-paginated, newest first.' })
+  @ApiContract({ list: true, errors: ['validation_error'] })
+  async list(@Tenant() ctx: DeveloperContext, @Query() query: ListQueryDto): Promise<ListResponse<WebhookResponse>> {
+    const page = await this.webhooks.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
+    return ListResponse.of(page, (w) => toWebhookResponse(w));
+  }
+
+  @Get(':id/logs')
+  @Authenticated({ scope: 'webhooks:read' })
+  @ApiOperation({ summary: 'Delivery logs of an endpoint', description: 'Every attempt: time, status code, latency, error, response body (first 1024 characters). Cursor-paginated, newest first.' })
+  @ApiContract({ list: true, errors: ['validation_error', 'webhook_not_found'] })
+  async logs(@Tenant() ctx: DeveloperContext, @Param('id') id: string, @Query() query: ListQueryDto): Promise<ListResponse<WebhookLogResponse>> {
+    const page = await this.webhooks.listLogs(ctx, id, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
+    return ListResponse.of(page, toWebhookLogResponse);
+  }
+
+  @Get(':id')
+  @Authenticated({ scope: 'webhooks:read' })
+  @ApiOperation({ summary: 'Get a webhook endpoint' })
+  @ApiContract({ errors: ['webhook_not_found'] })
+  async get(@Tenant() ctx: DeveloperContext, @Param('id') id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.webhooks.get(ctx, id));
+  }
+
+  @Patch(':id')
+  @Idempotent()
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({ summary: 'Update a webhook endpoint', description: `\`rotate_secret: true\` returns a new secret once; the previous one keeps signing (a second \`v1=\`) for WEBHOOK_SECRET_ROTATION_GRACE_HOURS. ${URL_RULES}` })
+  @ApiContract({ body: UpdateWebhookRequest, errors: ['validation_error', 'webhook_not_found'] })
+  async update(@Tenant() ctx: DeveloperContext, @Param('id') id: string, @Body() body: UpdateWebhookRequest): Promise<WebhookResponse> {
+    const { endpoint, secret } = await this.webhooks.update(ctx, id, { url: body.url, events: body.events, webhookVersion: body.webhook_version, rotateSecret: body.rotate_secret });
+    return toWebhookResponse(endpoint, secret);
+  }
+
+  @Delete(':id')
+  @Idempotent()
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'Pending deliveries to it stop.' })
+  @ApiContract({ errors: ['webhook_not_found'] })
+  async delete(@Tenant() ctx: DeveloperContext, @Param('id') id: string): Promise<{ id: string; deleted: true }> {
+    await this.webhooks.delete(ctx, id);
+    return { id, deleted: true };
+  }
+}

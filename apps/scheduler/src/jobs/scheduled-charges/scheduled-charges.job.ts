@@ -1,0 +1,37 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Cron } from '@nestjs/schedule';
+import { PaymentChargesService } from '@gateway/domain/payments';
+
+/** Drains at most this many due charges per tick; the next tick continues. */
+const BATCH = 100;
+
+/**
+ * Every minute, charges the scheduled payments whose charge_at has come. Each is claimed with
+ * FOR UPDATE SKIP LOCKED before the provider is called, so any number of schedulers can run this
+ * and each payment is charged once.
+ */
+@Injectable()
+export class ScheduledChargesJob {
+  private readonly logger = new Logger('ScheduledCharges');
+  private running = false;
+
+  constructor(private readonly charges: PaymentChargesService) {}
+
+  /** Returns how many charges this run made (0 when the previous run is still going). */
+  @Cron('0 * * * * *', { name: 'scheduled-charges' })
+  async run(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      let total = 0;
+      for (let charged = BATCH; charged === BATCH; total += charged) charged = await this.charges.chargeDue(BATCH);
+      if (total > 0) this.logger.log(`Charged ${total} scheduled payments`);
+      return total;
+    } catch (error) {
+      this.logger.error('Scheduled-charges scan failed', error instanceof Error ? error.stack : String(error));
+      return 0;
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { WEBHOOK_DELIVERY_TASK } from '@gateway/domain/events';
+import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/payments';
+import { WebhookDispatcher } from '@gateway/domain/webhooks';
+import { type Runner, run } from 'graphile-worker';
+import { DATABASE_URL } from './database-url.token';
+
+const SWEEP_INTERVAL_MS = 5000;
+
+/**
+ * The job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so an attempt
+ * starts within milliseconds of the commit that enqueued it), plus a sweeper that re-enqueues
+ * deliveries whose worker died mid-attempt and payment batches left unfinished by a crashed worker.
+ * Later asynchronous jobs register their task here too.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('WebhookDelivery');
+  private runner?: Runner;
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly batches: BulkBatchesService,
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.runner = await run({
+      connectionString: this.databaseUrl,
+      concurrency: 10,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      taskList: {
+        [WEBHOOK_DELIVERY_TASK]: async (payload) => {
+          await this.dispatcher.runScheduledAttempt((payload as { delivery_id: string }).delivery_id);
+        },
+        [PAYMENT_BATCH_TASK]: async (payload) => {
+          await this.batches.process((payload as { batch_id: string }).batch_id);
+        },
+      },
+    });
+    void this.sweep();
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.runner?.stop();
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const requeued = await this.dispatcher.sweep();
+      if (requeued) this.logger.warn(`Re-enqueued ${requeued} overdue webhook deliveries`);
+      const resumed = await this.batches.resumeStalled();
+      if (resumed) this.logger.warn(`Re-enqueued ${resumed} stalled payment batches`);
+    } catch (error) {
+      this.logger.error('Webhook sweep failed', error instanceof Error ? error.stack : String(error));
+    }
+  }
+}

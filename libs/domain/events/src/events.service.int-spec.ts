@@ -1,0 +1,59 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
+import { type DeveloperContext, inTransaction } from '@gateway/platform';
+import { createDomainTestContext } from '@gateway/platform/testing';
+import { DataSource } from 'typeorm';
+import { EventsModule } from './events.module';
+import { EventsService } from './events.service';
+
+describe('EventsService (outbox)', () => {
+  let app: INestApplicationContext;
+  let events: EventsService;
+  let dataSource: DataSource;
+  let test: DeveloperContext;
+
+  beforeAll(async () => {
+    ({ app } = await createDomainTestContext([DevelopersModule, EventsModule]));
+    events = app.get(EventsService);
+    dataSource = app.get(DataSource);
+    const developer = await app.get(DevelopersService).create({ email: 'events-int@example.com', name: 'E' });
+    test = { developerId: developer.id, mode: 'test' };
+  });
+  afterAll(() => app.close());
+
+  it('records the event with the committed change and returns a stable evt_ id', async () => {
+    const id = await inTransaction(dataSource, (m) => events.emit(m, test, 'customer.created', { reference: 'CUS_1', email: 'a@example.com' }));
+    expect(id).toMatch(/^evt_[0-9a-f]{24}$/);
+    const stored = await events.find(test, id);
+    expect(stored).toMatchObject({ id, name: 'customer.created', mode: 'test', data: { reference: 'CUS_1', email: 'a@example.com' } });
+    expect(await events.find({ ...test, mode: 'live' }, id)).toBeNull();
+  });
+
+  it('leaves no event, delivery or queued job when the transaction rolls back', async () => {
+    // A subscribed endpoint, so the event would fan out to a delivery and a job.
+    await dataSource.query(
+      `INSERT INTO webhook_endpoints (reference, developer_id, mode, url, events, webhook_version, secret_ciphertext, created_at, updated_at)
+       VALUES ('whk_rollback', $1, 'test', 'http://127.0.0.1:9/hook', '{payment.success}', 'v1', 'sealed', now(), now())`,
+      [test.developerId],
+    );
+    const counts = async () => (await dataSource.query(`SELECT (SELECT count(*) FROM webhook_deliveries)::int AS deliveries, (SELECT count(*) FROM graphile_worker.jobs)::int AS jobs`))[0];
+    const before = await counts();
+    let id = '';
+    await expect(
+      inTransaction(dataSource, async (m) => {
+        id = await events.emit(m, test, 'payment.success', { reference: 'PAY_1', amount: 100.5 });
+        throw new Error('the change failed after the event was written');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(id).toMatch(/^evt_/);
+    expect(await events.find(test, id)).toBeNull();
+    expect(await counts()).toEqual(before);
+    // The same emission committed does fan out: the fixture is really subscribed.
+    await inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', { reference: 'PAY_2', amount: 1 }));
+    expect(await counts()).toEqual({ deliveries: before.deliveries + 1, jobs: before.jobs + 1 });
+  });
+
+  it('refuses a name outside the catalog', async () => {
+    await expect(inTransaction(dataSource, (m) => events.emit(m, test, 'payment.exploded' as never, {}))).rejects.toMatchObject({ code: 'validation_error' });
+  });
+});

@@ -1,0 +1,1 @@
+export { assertLedgerInvariants, findLedgerInvariantViolations, type LedgerInvariantViolation, type Queryable } from './ledger-invariants';

@@ -1,0 +1,15 @@
+export { PaymentsModule } from './payments.module';
+export { PaymentsService, type InitializePayment, type PaymentListQuery } from './payments.service';
+export { PaymentConfirmationService } from './payment-confirmation.service';
+export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
+export { PaymentsMaintenanceService } from './payments-maintenance.service';
+export { PaymentsSandboxService, type SandboxCheckoutOutcome } from './payments-sandbox.service';
+export { ProviderWebhooksService } from './provider-webhooks.service';
+export { toPaymentResponse, type PaymentView } from './payment.mapper';
+export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
+export { RefundsService, type NewRefund } from './refunds/refunds.service';
+export { toRefundResponse } from './refunds/refund.mapper';
+export { PaymentIntentsService, type NewPaymentIntent } from './intents/payment-intents.service';
+export { toPaymentIntentResponse } from './intents/payment-intent.mapper';
+export { BulkBatchesService, PAYMENT_BATCH_TASK, type BulkItem } from './bulk/bulk-batches.service';
+export { toPaymentBatchResponse } from './bulk/payment-batch.mapper';

@@ -1,0 +1,15 @@
+import { Amount, type AmountLimits, type AppConfig, CURRENCIES, type Currency, DEFAULT_AMOUNT_LIMITS } from '@gateway/platform';
+
+/** The configured amount limits; a currency without a configured minimum keeps the default one. */
+export function amountLimits(config: AppConfig): AmountLimits {
+  const minimums = Object.fromEntries(
+    CURRENCIES.map((c) => [c, config.payments.minimumAmounts[c] ? Amount.parse(config.payments.minimumAmounts[c]) : DEFAULT_AMOUNT_LIMITS.minimumByCurrency[c]]),
+  ) as Record<Currency, Amount>;
+  return { max: Amount.parse(config.payments.maximumAmount), minimumByCurrency: minimums };
+}
+
+/** The platform's fee per successful payment in `currency` before any per-developer override. */
+export function defaultPlatformFee(config: AppConfig, currency: Currency): Amount {
+  const configured = config.payments.platformFees[currency];
+  return configured ? Amount.parse(configured) : Amount.zero();
+}

@@ -1,0 +1,44 @@
+import type { PaymentAuthorizationResponse, PaymentResponse } from '@gateway/contracts';
+import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
+import type { PaymentEntity } from './payment.entity';
+
+/** A payment with what it renders with: its saved card, when it has one. */
+export interface PaymentView {
+  payment: PaymentEntity;
+  authorization: PaymentAuthorizationEntity | null;
+}
+
+/** Where customers pay: a gateway URL that redirects to the provider's page (no provider id in it). */
+export function checkoutUrl(publicBaseUrl: string, reference: string): string {
+  return `${publicBaseUrl}/checkout/${encodeURIComponent(reference)}`;
+}
+
+/** The only bridge from a payment row to the wire (API responses and webhook payloads). */
+export function toPaymentResponse(view: PaymentView, publicBaseUrl: string): PaymentResponse {
+  const p = view.payment;
+  return {
+    reference: p.reference,
+    status: p.status,
+    amount: p.amount.toNumber(),
+    currency: p.currency,
+    net_amount: p.netAmount?.toNumber() ?? null,
+    fees: p.platformFee && p.providerFee ? { platform: p.platformFee.toNumber(), provider: p.providerFee.toNumber() } : null,
+    amount_refunded: p.amountRefunded.toNumber(),
+    email: p.email,
+    customer_reference: p.customerReference,
+    authorization_url: p.providerAuthorizationUrl && p.status === 'pending' ? checkoutUrl(publicBaseUrl, p.reference) : null,
+    callback_url: p.callbackUrl,
+    metadata: p.metadata,
+    splits: p.splits.map((s) => ({ subaccount: s.subaccount, share: Number(s.share), amount: s.amount === null ? null : Number(s.amount) })),
+    authorization: view.authorization ? toAuthorizationResponse(view.authorization) : null,
+    gateway_response: p.gatewayResponse,
+    channel: p.channel,
+    charge_at: p.chargeAt?.toISOString() ?? null,
+    paid_at: p.paidAt?.toISOString() ?? null,
+    created_at: p.createdAt.toISOString(),
+  };
+}
+
+function toAuthorizationResponse(a: PaymentAuthorizationEntity): PaymentAuthorizationResponse {
+  return { authorization_code: a.code, reusable: a.reusable, brand: a.brand, last4: a.last4, exp_month: a.expMonth, exp_year: a.expYear, bank: a.bank };
+}

@@ -1,0 +1,276 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Mode, PaymentStatus } from '@gateway/contracts';
+import { type Amount, type Currency, decodeCursor, type DeveloperContext, type Page, toPage } from '@gateway/platform';
+import type { EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { PaymentAuthorizationEntity } from './payment-authorization.entity';
+import type { PaymentView } from './payment.mapper';
+import { PaymentEntity } from './payment.entity';
+import { PAYMENT_TRANSITIONS, type PaymentTransition } from './payment-status';
+import {
+  AUTHORIZATION_COLUMNS,
+  authorizationFromRow,
+  type AuthorizationRow,
+  nullableAmount,
+  PAYMENT_COLUMNS,
+  paymentFromRow,
+  type PaymentRow,
+  viewFromRow,
+} from './payment-rows';
+
+/** What a successful provider transaction writes on the payment. */
+export interface PaymentSuccessChanges {
+  platformFee: Amount;
+  providerFee: Amount;
+  netAmount: Amount;
+  splits: Array<{ subaccount: string; share: string; amount: string }>;
+  authorizationId: string | null;
+  gatewayResponse: string | null;
+  channel: string | null;
+  paidAt: Date;
+  providerTransactionId: string | null;
+  updatedAt: Date;
+}
+
+// Hot paths (GET by reference, verify) use plain SQL on the manager: TypeORM's find and query
+// builder cost more CPU per call than the query itself (see docs/benchmarks.md, "Payments").
+const VIEW_FROM = `FROM payments p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id
+  WHERE p.reference = $1 AND p.developer_id = $2 AND p.mode = $3`;
+const FIND_VIEW_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} ${VIEW_FROM}`;
+const FIND_FOR_VERIFY_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
+    (SELECT f.amount FROM developer_fee_overrides f WHERE f.developer_id = p.developer_id AND f.currency = p.currency) AS fee_override
+  ${VIEW_FROM}`;
+const SUCCEED_SQL = `UPDATE payments p SET status = 'success', platform_fee = $2, provider_fee = $3, net_amount = $4, splits = $5::jsonb,
+    authorization_id = $6, gateway_response = $7, channel = $8, paid_at = $9, provider_transaction_id = $10, updated_at = $11
+  WHERE p.id = $1 AND p.status = ANY ($12::text[])
+  RETURNING ${PAYMENT_COLUMNS}`;
+const SAVE_AUTHORIZATION_SQL = `WITH inserted AS (
+    INSERT INTO payment_authorizations (developer_id, mode, code, customer_id, email, provider_authorization_code, provider_signature,
+      reusable, brand, last4, exp_month, exp_year, bank, channel, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    ON CONFLICT (developer_id, mode, provider_authorization_code) DO NOTHING
+    RETURNING *)
+  SELECT * FROM inserted
+  UNION ALL
+  SELECT * FROM payment_authorizations WHERE developer_id = $1 AND mode = $2 AND provider_authorization_code = $6
+  LIMIT 1`;
+
+export interface PaymentListFilter {
+  limit: number;
+  cursor?: string;
+  status?: PaymentStatus;
+  currency?: Currency;
+  customerId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Payment rows, always scoped by developer and mode. */
+@Injectable()
+export class PaymentsRepository {
+  constructor(
+    @InjectRepository(PaymentEntity) private readonly payments: Repository<PaymentEntity>,
+    @InjectRepository(PaymentAuthorizationEntity) private readonly authorizations: Repository<PaymentAuthorizationEntity>,
+  ) {}
+
+  get manager(): EntityManager {
+    return this.payments.manager;
+  }
+
+  /** Inserts unless the idempotency key was used already; null when it was. */
+  async insert(manager: EntityManager, row: QueryDeepPartialEntity<PaymentEntity>): Promise<PaymentEntity | null> {
+    const result = await manager.createQueryBuilder().insert().into(PaymentEntity).values(row).orIgnore().returning('id').execute();
+    const id = (result.raw as Array<{ id: string }>)[0]?.id;
+    return id ? manager.getRepository(PaymentEntity).findOneByOrFail({ id }) : null;
+  }
+
+  findByIdempotencyKey(ctx: DeveloperContext, key: string): Promise<PaymentEntity | null> {
+    return this.payments.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyKey: key });
+  }
+
+  /** The payment and its saved card, in one round trip. */
+  async findView(ctx: DeveloperContext, reference: string, manager: EntityManager = this.manager): Promise<PaymentView | null> {
+    const rows: PaymentRow[] = await manager.query(FIND_VIEW_SQL, [reference, ctx.developerId, ctx.mode]);
+    return rows[0] ? viewFromRow(rows[0]) : null;
+  }
+
+  /** findView, with the developer's platform fee override for the payment's currency (null: none) in the same round trip. */
+  async findForVerify(ctx: DeveloperContext, reference: string): Promise<{ view: PaymentView; feeOverride: Amount | null } | null> {
+    const rows: Array<PaymentRow & { fee_override: string | null }> = await this.manager.query(FIND_FOR_VERIFY_SQL, [reference, ctx.developerId, ctx.mode]);
+    return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
+  }
+
+  /**
+   * The 'succeed' transition with its changes, returning the updated payment (null when another
+   * request moved it first), so the caller needs no second read.
+   */
+  async succeed(manager: EntityManager, id: string, changes: PaymentSuccessChanges): Promise<PaymentEntity | null> {
+    const [rows] = (await manager.query(SUCCEED_SQL, [
+      id,
+      changes.platformFee.toString(),
+      changes.providerFee.toString(),
+      changes.netAmount.toString(),
+      JSON.stringify(changes.splits),
+      changes.authorizationId,
+      changes.gatewayResponse,
+      changes.channel,
+      changes.paidAt,
+      changes.providerTransactionId,
+      changes.updatedAt,
+      PAYMENT_TRANSITIONS.succeed,
+    ])) as [PaymentRow[], number];
+    return rows[0] ? paymentFromRow(rows[0]) : null;
+  }
+
+  /** For provider callbacks, which know a reference and a mode but no developer. */
+  findByReference(mode: Mode, reference: string): Promise<PaymentEntity | null> {
+    return this.payments.findOneBy({ reference, mode });
+  }
+
+  /** Only the checkout redirect reads a payment without its tenant: the reference is the customer's link. */
+  findCheckout(reference: string): Promise<Pick<PaymentEntity, 'status' | 'providerAuthorizationUrl'> | null> {
+    return this.payments.findOne({ where: { reference }, select: { status: true, providerAuthorizationUrl: true } });
+  }
+
+  async list(ctx: DeveloperContext, filter: PaymentListFilter): Promise<Page<PaymentView>> {
+    const query = this.payments
+      .createQueryBuilder('p')
+      .where('p.developer_id = :developerId AND p.mode = :mode', ctx)
+      .orderBy('p.created_at', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .limit(filter.limit + 1);
+    if (filter.status) query.andWhere('p.status = :status', { status: filter.status });
+    if (filter.currency) query.andWhere('p.currency = :currency', { currency: filter.currency });
+    if (filter.customerId) query.andWhere('p.customer_id = :customerId', { customerId: filter.customerId });
+    if (filter.from) query.andWhere('p.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('p.created_at < :to', { to: filter.to });
+    if (filter.cursor) query.andWhere('(p.created_at, p.id) < (:createdAt, :id)', decodeCursor(filter.cursor));
+    const rows = await query.getMany();
+    const authorizations = await this.authorizationsById(rows.map((r) => r.authorizationId).filter((id): id is string => id !== null));
+    return toPage(rows, filter.limit, (payment) => ({ payment, authorization: payment.authorizationId ? (authorizations.get(payment.authorizationId) ?? null) : null }));
+  }
+
+  /**
+   * Moves a payment along a named transition, only from the statuses that transition allows.
+   * Returns false when the payment was no longer in such a status (another request moved it
+   * first): exactly one of any number of concurrent movers wins.
+   */
+  async transition(manager: EntityManager, id: string, transition: PaymentTransition, changes: QueryDeepPartialEntity<PaymentEntity>): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(PaymentEntity)
+      .set(changes)
+      .where('id = :id AND status IN (:...from)', { id, from: PAYMENT_TRANSITIONS[transition] })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  async recordProviderCheckout(id: string, changes: { providerAccessCode: string; providerAuthorizationUrl: string; updatedAt: Date }): Promise<void> {
+    await this.payments.update({ id }, changes);
+  }
+
+  findAuthorization(ctx: DeveloperContext, code: string, manager: EntityManager = this.manager): Promise<PaymentAuthorizationEntity | null> {
+    return manager.getRepository(PaymentAuthorizationEntity).findOneBy({ code, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  /** The customer's most recent reusable saved card (by e-mail, case-insensitive), or null. */
+  latestReusableAuthorization(ctx: DeveloperContext, email: string, manager: EntityManager = this.manager): Promise<PaymentAuthorizationEntity | null> {
+    return manager
+      .getRepository(PaymentAuthorizationEntity)
+      .createQueryBuilder('a')
+      .where('a.developer_id = :developerId AND a.mode = :mode AND lower(a.email) = lower(:email) AND a.reusable', { ...ctx, email: email.trim() })
+      .orderBy('a.created_at', 'DESC')
+      .getOne();
+  }
+
+  /** The saved card for this provider authorization and tenant, created on first sight (one round trip). */
+  async saveAuthorization(manager: EntityManager, row: Omit<PaymentAuthorizationEntity, 'id'>): Promise<PaymentAuthorizationEntity> {
+    const params = [
+      row.developerId,
+      row.mode,
+      row.code,
+      row.customerId,
+      row.email,
+      row.providerAuthorizationCode,
+      row.providerSignature,
+      row.reusable,
+      row.brand,
+      row.last4,
+      row.expMonth,
+      row.expYear,
+      row.bank,
+      row.channel,
+      row.createdAt,
+    ];
+    const saved: AuthorizationRow[] = await manager.query(SAVE_AUTHORIZATION_SQL, params);
+    if (saved[0]) return authorizationFromRow(saved[0]);
+    // A concurrent transaction inserted it after this statement's snapshot was taken: read it now.
+    return manager.getRepository(PaymentAuthorizationEntity).findOneByOrFail({
+      developerId: row.developerId,
+      mode: row.mode,
+      providerAuthorizationCode: row.providerAuthorizationCode,
+    });
+  }
+
+  findAuthorizationById(manager: EntityManager, id: string): Promise<PaymentAuthorizationEntity | null> {
+    return manager.getRepository(PaymentAuthorizationEntity).findOneBy({ id });
+  }
+
+  /** Pending payments created before `before` become abandoned; optionally one tenant only. */
+  async abandonUnpaid(before: Date, now: Date, ctx?: DeveloperContext): Promise<number> {
+    const query = this.payments
+      .createQueryBuilder()
+      .update(PaymentEntity)
+      .set({ status: 'abandoned', updatedAt: now })
+      .where("status = 'pending' AND created_at < :before", { before });
+    if (ctx) query.andWhere('developer_id = :developerId AND mode = :mode', ctx);
+    return (await query.execute()).affected ?? 0;
+  }
+
+  /**
+   * Claims up to `limit` scheduled charges that are due — or whose earlier claim is older than
+   * `staleBefore` (a scheduler that crashed before recording the provider's answer) — by stamping
+   * triggered_at. SKIP LOCKED: concurrent schedulers claim disjoint rows, and a claimed row is
+   * seen as taken by every later scan.
+   */
+  async claimDueScheduled(now: Date, staleBefore: Date, limit: number, ctx?: DeveloperContext): Promise<PaymentEntity[]> {
+    const tenant = ctx ? 'AND developer_id = $4 AND mode = $5' : '';
+    const rows: PaymentRow[] = await this.manager.query(
+      `UPDATE payments p SET triggered_at = $1, updated_at = $1
+        WHERE p.id IN (
+          SELECT id FROM payments
+           WHERE status = 'scheduled' AND charge_at <= $1 ${tenant}
+             AND (triggered_at IS NULL OR triggered_at < $2)
+           ORDER BY charge_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING ${PAYMENT_COLUMNS}`,
+      ctx ? [now, staleBefore, limit, ctx.developerId, ctx.mode] : [now, staleBefore, limit],
+    ).then((result: [PaymentRow[], number]) => result[0]);
+    return rows.map(paymentFromRow);
+  }
+
+  /**
+   * Cancels a scheduled charge not yet claimed by a scheduler. One conditional UPDATE: a cancel
+   * racing the trigger ends as exactly one of the two. Returns false when nothing was cancelled.
+   */
+  async cancelSchedule(ctx: DeveloperContext, reference: string, now: Date): Promise<boolean> {
+    const [, affected] = (await this.manager.query(
+      `UPDATE payments SET status = 'cancelled', updated_at = $4
+        WHERE reference = $1 AND developer_id = $2 AND mode = $3 AND status = 'scheduled' AND triggered_at IS NULL`,
+      [reference, ctx.developerId, ctx.mode, now],
+    )) as [unknown, number];
+    return affected === 1;
+  }
+
+  /** The provider's authorization code behind one of our saved cards (never shown to merchants). */
+  async providerAuthorizationCode(authorizationId: string): Promise<string> {
+    const card = await this.authorizations.findOneByOrFail({ id: authorizationId });
+    return card.providerAuthorizationCode;
+  }
+
+  private async authorizationsById(ids: string[]): Promise<Map<string, PaymentAuthorizationEntity>> {
+    if (!ids.length) return new Map();
+    const rows = await this.authorizations.createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
+    return new Map(rows.map((a) => [a.id, a]));
+  }
+}

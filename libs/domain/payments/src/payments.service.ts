@@ -1,0 +1,251 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PaymentStatus } from '@gateway/contracts';
+import { CustomersService } from '@gateway/domain/customers';
+import { SubaccountsService } from '@gateway/domain/subaccounts';
+import { PaymentProvider } from '@gateway/provider';
+import {
+  Amount,
+  APP_CONFIG,
+  type AppConfig,
+  checkAmount,
+  Clock,
+  type Currency,
+  type DeveloperContext,
+  DomainError,
+  inTransaction,
+  InvalidShareError,
+  isCurrency,
+  type Page,
+  parseShares,
+} from '@gateway/platform';
+import { randomBytes } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { amountLimits } from './payment-config';
+import type { PaymentView } from './payment.mapper';
+import type { PaymentEntity } from './payment.entity';
+import { PaymentsRepository } from './payments.repository';
+
+export interface InitializePayment {
+  amount: number;
+  email: string;
+  currency?: string;
+  callbackUrl?: string;
+  metadata?: Record<string, unknown>;
+  authorizationCode?: string;
+  chargeAt?: string;
+  splits?: Array<{ subaccount: string; share: number }>;
+}
+
+export interface PaymentListQuery {
+  limit: number;
+  cursor?: string;
+  status?: PaymentStatus;
+  currency?: string;
+  customerReference?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A scheduled charge must be set at least this far ahead. */
+const MIN_CHARGE_AT_LEAD_MS = 60_000;
+
+/** Payments: initialize, read and list. Confirmation (verify, provider callbacks) is PaymentConfirmationService. */
+@Injectable()
+export class PaymentsService {
+  constructor(
+    private readonly repository: PaymentsRepository,
+    private readonly customers: CustomersService,
+    private readonly subaccounts: SubaccountsService,
+    private readonly provider: PaymentProvider,
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Creates a pending payment and its hosted checkout (or a scheduled charge of a saved card).
+   * A retry with the same idempotency key after a provider timeout resumes the same payment: our
+   * reference goes to the provider again, and the provider answers with the original checkout.
+   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at,
+   *         authorization_not_found, gateway_timeout, provider_error
+   */
+  async initialize(ctx: DeveloperContext, input: InitializePayment, idempotencyKey?: string): Promise<PaymentView> {
+    const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout');
+    if (payment.status === 'pending' && !payment.providerAuthorizationUrl) await this.openCheckout(payment);
+    return (await this.repository.findView(ctx, payment.reference)) as PaymentView;
+  }
+
+  /**
+   * Everything createPayment checks, without storing anything (bulk batches validate every item
+   * before accepting the batch).
+   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found
+   */
+  async checkNewPayment(ctx: DeveloperContext, input: InitializePayment, purpose: 'checkout' | 'charge'): Promise<void> {
+    const currency = parseRequestCurrency(input.currency);
+    this.checkRequestAmount(input.amount, currency);
+    const splits = parseSplits(input.splits ?? []);
+    if (purpose === 'checkout') this.parseSchedule(input);
+    await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), this.dataSource.manager);
+    if (input.authorizationCode) await this.requireAuthorization(ctx, input.authorizationCode, input.email, this.dataSource.manager);
+  }
+
+  /**
+   * Validates and stores a new payment — for a hosted checkout (`scheduled` when `chargeAt` is
+   * given) or for charging a saved card now — or returns the one an earlier request with this
+   * idempotency key created. Nothing is stored when the input is refused.
+   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found,
+   *         idempotency_key_reused
+   */
+  async createPayment(ctx: DeveloperContext, input: InitializePayment, idempotencyKey: string | undefined, purpose: 'checkout' | 'charge'): Promise<PaymentEntity> {
+    const currency = parseRequestCurrency(input.currency);
+    const amount = this.checkRequestAmount(input.amount, currency);
+    const splits = parseSplits(input.splits ?? []);
+    const chargeAt = purpose === 'checkout' ? this.parseSchedule(input) : null;
+
+    const existing = idempotencyKey ? await this.repository.findByIdempotencyKey(ctx, idempotencyKey) : null;
+    if (existing) {
+      // A retry after a provider timeout (not stored by the idempotency layer) resumes this payment,
+      // but only as the same request: a different payment under the key is refused.
+      if (!existing.amount.equals(amount) || existing.currency !== currency || existing.email.toLowerCase() !== input.email.trim().toLowerCase()) {
+        throw new DomainError('idempotency_key_reused', 'This idempotency key was used for a different payment; use a new key for a new payment.');
+      }
+      return existing;
+    }
+    const payment = await inTransaction(this.dataSource, async (manager) => {
+      await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
+      const authorization = input.authorizationCode ? await this.requireAuthorization(ctx, input.authorizationCode, input.email, manager) : null;
+      const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
+      const now = this.clock.now();
+      const inserted = await this.repository.insert(manager, {
+        developerId: ctx.developerId,
+        mode: ctx.mode,
+        reference: `PAY_${randomBytes(10).toString('hex')}`,
+        status: chargeAt ? 'scheduled' : 'pending',
+        customerId: customer.id,
+        customerReference: customer.reference,
+        email: input.email.trim(),
+        amount,
+        currency,
+        amountRefunded: Amount.zero(),
+        callbackUrl: input.callbackUrl ?? null,
+        metadata: (input.metadata ?? {}) as never,
+        splits: splits.map((s) => ({ ...s, amount: null })) as never,
+        idempotencyKey: idempotencyKey ?? null,
+        authorizationId: authorization?.id ?? null,
+        chargeAt,
+        createdAt: now,
+        updatedAt: now,
+      });
+      // Lost a race with a concurrent request carrying the same key: continue with its payment.
+      return inserted ?? (await this.repository.findByIdempotencyKey(ctx, idempotencyKey as string));
+    });
+    if (!payment) throw new Error('payment vanished after insert');
+    return payment;
+  }
+
+  /** @throws payment_not_found (also for another developer's or the other mode's payment) */
+  async get(ctx: DeveloperContext, reference: string): Promise<PaymentView> {
+    const view = await this.repository.findView(ctx, reference);
+    if (!view) throw new DomainError('payment_not_found', 'No such payment.');
+    return view;
+  }
+
+  /** @throws validation_error, invalid_currency, customer_not_found (customer filter) */
+  async list(ctx: DeveloperContext, query: PaymentListQuery): Promise<Page<PaymentView>> {
+    const customerId = query.customerReference ? (await this.customers.get(ctx, query.customerReference)).id : undefined;
+    return this.repository.list(ctx, {
+      limit: query.limit,
+      cursor: query.cursor,
+      status: query.status,
+      currency: query.currency === undefined ? undefined : parseRequestCurrency(query.currency),
+      customerId,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? new Date(query.to) : undefined,
+    });
+  }
+
+  /** Where the customer pays: the provider's page while the payment is pending; null otherwise. */
+  async checkoutDestination(reference: string): Promise<string | null> {
+    const payment = await this.repository.findCheckout(reference);
+    return payment?.status === 'pending' ? payment.providerAuthorizationUrl : null;
+  }
+
+  private async openCheckout(payment: PaymentEntity): Promise<void> {
+    const checkout = await this.provider.initializeTransaction(payment.mode, {
+      reference: payment.reference,
+      email: payment.email,
+      amount: payment.amount,
+      currency: payment.currency,
+      callbackUrl: payment.callbackUrl ?? undefined,
+    });
+    await this.repository.recordProviderCheckout(payment.id, {
+      providerAccessCode: checkout.accessCode,
+      providerAuthorizationUrl: checkout.authorizationUrl,
+      updatedAt: this.clock.now(),
+    });
+  }
+
+  private checkRequestAmount(input: number, currency: Currency): Amount {
+    const check = checkAmount(input, currency, amountLimits(this.config));
+    if (!check.ok) throw new DomainError('validation_error', 'The amount is not valid.', { amount: [check.message] });
+    return check.amount;
+  }
+
+  /** @throws validation_error, invalid_charge_at */
+  private parseSchedule(input: InitializePayment): Date | null {
+    if (input.chargeAt === undefined) {
+      if (input.authorizationCode !== undefined) {
+        throw new DomainError('validation_error', 'authorization_code schedules a charge: send charge_at with it (or use POST /payments/charge/ to charge now).', {
+          charge_at: ['is required with authorization_code'],
+        });
+      }
+      return null;
+    }
+    if (input.authorizationCode === undefined) {
+      throw new DomainError('validation_error', 'A scheduled charge needs the saved card to charge.', { authorization_code: ['is required with charge_at'] });
+    }
+    if (!/(Z|[+-]00:?00)$/.test(input.chargeAt)) {
+      throw new DomainError('invalid_charge_at', 'charge_at must be a UTC date-time (ending in Z).');
+    }
+    const chargeAt = new Date(input.chargeAt);
+    if (chargeAt.getTime() - this.clock.now().getTime() <= MIN_CHARGE_AT_LEAD_MS) {
+      throw new DomainError('invalid_charge_at', 'charge_at must be more than 60 seconds in the future.');
+    }
+    return chargeAt;
+  }
+
+  private async requireAuthorization(ctx: DeveloperContext, code: string, email: string, manager: EntityManager) {
+    const authorization = await this.repository.findAuthorization(ctx, code, manager);
+    if (!authorization || authorization.email.toLowerCase() !== email.trim().toLowerCase()) {
+      throw new DomainError('authorization_not_found', 'No saved card with this authorization code for this customer.');
+    }
+    if (!authorization.reusable) throw new DomainError('validation_error', 'This card cannot be charged again.', { authorization_code: ['is not reusable'] });
+    return authorization;
+  }
+}
+
+/** @throws invalid_currency */
+export function parseRequestCurrency(value: string | undefined): Currency {
+  const currency = value ?? 'NGN';
+  if (!isCurrency(currency)) throw new DomainError('invalid_currency', `Currency ${String(value)} is not supported: use NGN, USD, GBP or KES.`);
+  return currency;
+}
+
+/** @throws validation_error, split_shares_exceed_total */
+function parseSplits(splits: Array<{ subaccount: string; share: number }>): Array<{ subaccount: string; share: string }> {
+  const seen = new Set<string>();
+  splits.forEach((split, i) => {
+    if (seen.has(split.subaccount)) {
+      throw new DomainError('validation_error', 'Each sub-account may appear once in splits.', { [`splits.${i}.subaccount`]: ['appears more than once'] });
+    }
+    seen.add(split.subaccount);
+  });
+  try {
+    return parseShares(splits.map((s) => s.share)).map((share, i) => ({ subaccount: splits[i].subaccount, share: share.toString() }));
+  } catch (error) {
+    if (!(error instanceof InvalidShareError)) throw error;
+    if (error.reason === 'sum-above-one') throw new DomainError('split_shares_exceed_total', 'The split shares add up to more than 1.0.');
+    const index = /shares\[(\d+)\]/.exec(error.message)?.[1] ?? '0';
+    throw new DomainError('validation_error', 'A split share is not valid.', { [`splits.${index}.share`]: [error.message.replace(/^shares\[\d+\]: /, '')] });
+  }
+}

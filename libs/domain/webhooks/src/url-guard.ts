@@ -1,0 +1,82 @@
+import type { Mode } from '@gateway/contracts';
+import ipaddr from 'ipaddr.js';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+
+export interface UrlPolicy {
+  mode: Mode;
+  /** Hosts (lower case) that pass the address check (on-premises receivers). */
+  trustedHosts: readonly string[];
+}
+
+/** Why a URL is refused, or null when it may be registered. Checks the form only (no DNS). */
+export function urlFormProblem(raw: string, policy: UrlPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.protocol !== 'https:' && !(policy.mode === 'test' && url.protocol === 'http:')) {
+    return policy.mode === 'live' ? 'must use https:// in live mode' : 'must use https:// or http://';
+  }
+  if (raw.length > 2048) return 'must be at most 2048 characters';
+  return null;
+}
+
+/**
+ * Whether a resolved address may receive a webhook. Live mode: public unicast only. Test mode also
+ * accepts loopback (local development), nothing else private: cloud metadata (169.254.169.254)
+ * and the operator's private network stay out of reach from either mode.
+ */
+export function addressAllowed(address: string, mode: Mode): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  if (range === 'unicast') return true;
+  return mode === 'test' && range === 'loopback';
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/** Resolves the host and refuses it unless every address is allowed (or the host is trusted). */
+export async function urlAddressProblem(raw: string, policy: UrlPolicy): Promise<string | null> {
+  const host = hostOf(new URL(raw));
+  if (policy.trustedHosts.includes(host)) return null;
+  const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => null);
+  if (!addresses?.length) return 'host does not resolve';
+  return addresses.every((a) => addressAllowed(a, policy.mode)) ? null : 'must not point to a private, loopback, link-local or reserved address';
+}
+
+function resolveAll(host: string): Promise<string[]> {
+  return new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, found: LookupAddress[]) => (error ? reject(error) : resolve(found.map((f) => f.address)))),
+  );
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that checks the address actually connected to, so a host that
+ * re-resolves to a private address after registration (DNS rebinding) is refused at connect time.
+ */
+export function guardedLookup(policy: UrlPolicy): (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
+      if (error) return callback(error, '');
+      const trusted = policy.trustedHosts.includes(hostname.toLowerCase());
+      const refused = found.find((a) => !trusted && !addressAllowed(a.address, policy.mode));
+      if (refused) {
+        const blocked: NodeJS.ErrnoException = new Error(`refused to connect to ${refused.address}: not a public address`);
+        blocked.code = 'EADDRNOTALLOWED';
+        return callback(blocked, '');
+      }
+      if (options.all) return callback(null, found);
+      return callback(null, found[0].address, found[0].family);
+    });
+  };
+}

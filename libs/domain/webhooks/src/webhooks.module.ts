@@ -1,0 +1,21 @@
+import { Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, type AppConfig, Encryptor, encryptorFromConfig } from '@gateway/platform';
+import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhooksService } from './webhooks.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryLogEntity])],
+  providers: [
+    WebhooksService,
+    WebhookDispatcher,
+    {
+      provide: Encryptor,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => encryptorFromConfig(config, (message) => new Logger('Encryption').warn(message)),
+    },
+  ],
+  exports: [WebhooksService, WebhookDispatcher],
+})
+export class WebhooksModule {}

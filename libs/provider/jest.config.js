@@ -1,0 +1,6 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'provider',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

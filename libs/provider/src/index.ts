@@ -1,0 +1,9 @@
+/**
+ * @gateway/provider — the PaymentProvider port and its Paystack-wire HTTP adapter.
+ * See docs/provider-adapter.md.
+ */
+export { PaymentProvider } from './payment-provider';
+export { PaystackHttpProvider, type PaystackHttpProviderOptions } from './paystack/paystack-http.provider';
+export { ProviderModule, paymentProviderFromConfig } from './provider.module';
+export { ProviderRejectedError } from './provider-rejected.error';
+export * from './provider.types';

@@ -1,0 +1,112 @@
+import { Logger } from '@nestjs/common';
+import type { Mode } from '@gateway/contracts';
+import { type ProviderAccountConfig, DomainError } from '@gateway/platform';
+import { ProviderRejectedError } from '../provider-rejected.error';
+
+export interface PaystackRequest {
+  /** A stable name for logs ("transaction.verify"): paths can carry provider ids, so they are never logged. */
+  operation: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+  /** Sent as `Idempotency-Key` for POSTs that carry no reference of ours (the simulator honours it). */
+  idempotencyKey?: string;
+}
+
+const TIMEOUT_MESSAGE = 'The payment provider did not answer in time; retrying with the same idempotency key is safe.';
+const UNAVAILABLE_MESSAGE = 'The payment provider is unavailable; please try again later.';
+
+/**
+ * JSON over HTTP to a Paystack-format API with the mode's secret. Turns every transport outcome into
+ * the gateway's errors (see PaymentProvider) and answers the envelope's `data`. Logs the operation,
+ * mode, status and duration only — never a body, a path or a secret.
+ */
+export class PaystackHttpClient {
+  private readonly logger = new Logger('PaymentProvider');
+
+  constructor(
+    private readonly accounts: Readonly<Record<Mode, ProviderAccountConfig>>,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async send(mode: Mode, request: PaystackRequest): Promise<unknown> {
+    const account = this.accounts[mode];
+    const started = Date.now();
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    const headers: Record<string, string> = { authorization: `Bearer ${account.secretKey}`, accept: 'application/json' };
+    if (request.body) headers['content-type'] = 'application/json';
+    if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
+
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(`${account.baseUrl}${request.path}`, {
+        method: request.method,
+        headers,
+        body: request.body ? JSON.stringify(request.body) : undefined,
+        signal,
+        redirect: 'error',
+      });
+      status = response.status;
+      text = await response.text(); // under the same timeout signal
+    } catch (error) {
+      const elapsed = Date.now() - started;
+      if (signal.aborted) {
+        this.logger.warn(`${mode} ${request.operation}: no answer within ${this.timeoutMs} ms`);
+        throw new DomainError('gateway_timeout', TIMEOUT_MESSAGE);
+      }
+      this.logger.warn(`${mode} ${request.operation}: unreachable after ${elapsed} ms (${describeTransportError(error)})`);
+      throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+    }
+
+    const elapsed = Date.now() - started;
+    const envelope = parseEnvelope(text);
+    if (status >= 200 && status < 300 && envelope && envelope.status === true) {
+      this.logger.debug(`${mode} ${request.operation}: ${status} in ${elapsed} ms`);
+      return envelope.data;
+    }
+    if (status === 401 || status === 403) {
+      // Our secret is wrong or revoked: an operator problem, never the merchant's.
+      this.logger.error(`${mode} ${request.operation}: the provider refused our credentials (${status}); check PROVIDER_${mode.toUpperCase()}_SECRET_KEY`);
+      throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+    }
+    if (status >= 400 && status < 500 && envelope && typeof envelope.message === 'string') {
+      this.logger.log(`${mode} ${request.operation}: refused with ${status} in ${elapsed} ms`);
+      throw new ProviderRejectedError(status, envelope.message);
+    }
+    this.logger.warn(`${mode} ${request.operation}: ${status} in ${elapsed} ms${envelope ? '' : ' (not a provider envelope)'}`);
+    throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+  }
+
+  /** Like `send`, but a 404 (the provider does not know the object) is null. */
+  async sendOrNull(mode: Mode, request: PaystackRequest): Promise<unknown | null> {
+    try {
+      return await this.send(mode, request);
+    } catch (error) {
+      if (error instanceof ProviderRejectedError && error.isNotFound) return null;
+      throw error;
+    }
+  }
+}
+
+interface Envelope {
+  status: unknown;
+  message: unknown;
+  data: unknown;
+}
+
+function parseEnvelope(text: string): Envelope | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && 'status' in parsed ? (parsed as Envelope) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The error's code only ("ECONNREFUSED"): undici's messages can include the URL. */
+function describeTransportError(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.name : 'unknown error';
+}

@@ -1,0 +1,342 @@
+import 'reflect-metadata';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createApiApp } from '@gateway/api';
+import { ApiKeysService } from '@gateway/domain/api-keys';
+import { CustomersService } from '@gateway/domain/customers';
+import { DevelopersService } from '@gateway/domain/developers';
+import { loadConfig } from '@gateway/platform';
+import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
+import { Client } from 'pg';
+import type { LoadResult } from './bench-support';
+import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
+import { runPgbench } from './pgbench/run-pgbench';
+
+/**
+ * Payments under load: initialize, verify (spread over many merchants' wallets, and all on ONE
+ * merchant's wallet) and GET payment through the real API (full guard chain, request log on, rate
+ * limits raised so they never refuse), beside bare baselines in the same run: a plain Fastify + pg
+ * server doing the same GET and the same verify SQL (tools/bench/baseline), and pgbench running
+ * that transaction. See docs/benchmarks.md ("Payments").
+ *
+ * Processes (2 cores, everything shares them; scenarios run one after the other):
+ * - this process: orchestration and the provider simulator (its own event loop; idle except for
+ *   the API's verify calls);
+ * - the API in a child process (`--serve-api`), the bare server in another (started after the API
+ *   is stopped), autocannon in a third, pgbench, and PostgreSQL.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:payments
+ */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
+const SPREAD_MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 64);
+/** Prepared payments per verify case (one per request): a run that uses them all is flagged. */
+const API_POOL = Number(process.env.BENCH_API_POOL ?? 12_000);
+const BARE_POOL = Number(process.env.BENCH_BARE_POOL ?? 40_000);
+const PGBENCH_POOL = Number(process.env.BENCH_PGBENCH_POOL ?? 60_000);
+const AMOUNT = '5000.00';
+const WARM_UP_SHARE = 0.25;
+/** Comma-separated scenario ids to run (initialize, verify, hot, get, bare, pgbench): for profiling one. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const runs = (id: string) => !ONLY || ONLY.includes(id);
+/** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`). */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+
+interface Merchant {
+  developerId: string;
+  customerId: string;
+  customerReference: string;
+  email: string;
+  key: string;
+}
+
+interface Row extends LoadResult {
+  apiCpuUsPerRequest?: number;
+  exhausted?: boolean;
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
+  const databaseUrl = await createTestDatabase('bench_payments', serverUrl);
+  const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+  // No webhook URL: the simulator sends no callbacks, so only verify credits.
+  const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
+  const simUrl = await sim.listen();
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 7).toString('base64')}`,
+    PROVIDER_TEST_BASE_URL: simUrl,
+    PROVIDER_LIVE_BASE_URL: simUrl,
+    PROVIDER_TEST_SECRET_KEY: secrets.test,
+    PROVIDER_LIVE_SECRET_KEY: secrets.live,
+    // High enough never to refuse, so every request goes the whole way (counting included).
+    RATE_LIMIT_TEST_PER_SECOND: '1000000',
+    RATE_LIMIT_LIVE_PER_SECOND: '1000000',
+    RATE_LIMIT_IP_PER_SECOND: '1000000',
+  };
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const children: ChildProcess[] = [];
+  try {
+    log('provisioning merchants…');
+    const merchants = await provisionMerchants(env, SPREAD_MERCHANTS + 1);
+    const spread = merchants.slice(0, SPREAD_MERCHANTS);
+    const hot = [merchants[SPREAD_MERCHANTS]];
+    await createWallets(db, merchants);
+
+    log('preparing payments paid at the simulator…');
+    const apiSpread = await preparePayments(db, 'APS', spread, API_POOL);
+    const apiHot = await preparePayments(db, 'APH', hot, API_POOL);
+    await payAtSimulator(sim, secrets.test, [...apiSpread, ...apiHot]);
+    const bareSpread = await preparePayments(db, 'BRS', spread, BARE_POOL);
+    const bareHot = await preparePayments(db, 'BRH', hot, BARE_POOL);
+    await preparePayments(db, 'PGS_', spread, PGBENCH_POOL, true);
+    await preparePayments(db, 'PGH_', hot, PGBENCH_POOL, true);
+    await db.query('CREATE SEQUENCE bench_pgbench_spread; CREATE SEQUENCE bench_pgbench_hot');
+    await db.query('VACUUM ANALYZE');
+
+    const rows: Row[] = [];
+    log('API: starting (child process)…');
+    const api = await startChild(children, ['--serve-api'], env, __filename, CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []);
+    const apiUrl = `http://127.0.0.1:${api.port}`;
+    const keyOf = new Map(merchants.map((m) => [m.developerId, m.key]));
+    const asApi = (p: PreparedPayment): BenchRequest => ({
+      method: 'POST',
+      path: '/api/v1/payments/verify',
+      headers: { authorization: `Bearer ${keyOf.get(p.developerId) as string}` },
+      body: JSON.stringify({ reference: p.reference }),
+    });
+    const initializeRequests: BenchRequest[] = spread.map((m) => ({
+      method: 'POST',
+      path: '/api/v1/payments/initialize',
+      headers: { authorization: `Bearer ${m.key}` },
+      body: JSON.stringify({ amount: 5000, email: m.email }),
+    }));
+    if (runs('initialize')) rows.push(await measure(api.child, 'API initialize (64 merchants)', apiUrl, initializeRequests, false));
+    if (runs('verify')) rows.push(await measure(api.child, 'API verify, spread wallets', apiUrl, apiSpread.map(asApi), true));
+    if (runs('hot')) rows.push(await measure(api.child, 'API verify, ONE hot wallet', apiUrl, apiHot.map(asApi), true));
+    // GET the verified payments (success, with their saved card), spread over the merchants.
+    const readable = apiSpread.slice(0, 2_000);
+    if (runs('get'))
+      rows.push(
+        await measure(api.child, 'API GET payment', apiUrl, readable.map((p) => ({ method: 'GET', path: `/api/v1/payments/${p.reference}`, headers: { authorization: `Bearer ${keyOf.get(p.developerId) as string}` } })), false),
+    );
+    await stopChild(api.child);
+
+    if (runs('bare')) {
+      log('bare Fastify + pg: starting (child process)…');
+      const bare = await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts');
+      const bareUrl = `http://127.0.0.1:${bare.port}`;
+      const asBare = (p: PreparedPayment): BenchRequest => ({
+        method: 'POST',
+        path: '/payments/verify',
+        headers: { 'x-developer-id': p.developerId },
+        body: JSON.stringify({ reference: p.reference }),
+      });
+      rows.push(await measure(bare.child, 'bare GET payment', bareUrl, readable.map((p) => ({ method: 'GET', path: `/payments/${p.reference}`, headers: { 'x-developer-id': p.developerId } })), false));
+      rows.push(await measure(bare.child, 'bare verify, spread wallets', bareUrl, bareSpread.map(asBare), true));
+      rows.push(await measure(bare.child, 'bare verify, ONE hot wallet', bareUrl, bareHot.map(asBare), true));
+      await stopChild(bare.child);
+    }
+
+    const pgbenchCases = [
+      ['pgbench verify tx, spread wallets', 'PGS_', 'bench_pgbench_spread'],
+      ['pgbench verify tx, ONE hot wallet', 'PGH_', 'bench_pgbench_hot'],
+    ] as const;
+    for (const [label, prefix, sequence] of runs('pgbench') ? pgbenchCases : []) {
+      await runPgbench(databaseUrl, { connections: CONNECTIONS, seconds: WARM_UP_SECONDS, prefix, sequence });
+      rows.push({ label, ...(await runPgbench(databaseUrl, { connections: CONNECTIONS, seconds: SECONDS, prefix, sequence })) });
+    }
+    for (const sequence of ['bench_pgbench_spread', 'bench_pgbench_hot']) {
+      const used = Number((await db.query(`SELECT last_value FROM ${sequence}`)).rows[0].last_value);
+      if (used >= PGBENCH_POOL) rows.push({ label: `${sequence} used every prepared payment: raise BENCH_PGBENCH_POOL`, requests: 0, rps: NaN, p50: NaN, p99: NaN, errors: 1, non2xx: 0 });
+    }
+    const violations = (await db.query('SELECT violation, subject, detail FROM ledger_invariant_violations LIMIT 5')).rows;
+
+    report(rows, violations);
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await db.end().catch(() => undefined);
+    await sim.close();
+    await dropTestDatabase(databaseUrl, serverUrl);
+  }
+}
+
+/** Warm-up on a quarter of the requests, then the measured run on the rest (verify: each used once). */
+async function measure(server: ChildProcess, label: string, url: string, requests: BenchRequest[], once: boolean): Promise<Row> {
+  const split = once ? Math.floor(requests.length * WARM_UP_SHARE) : 0;
+  const warm = await loadRotating(`warm-up ${label}`, url, once ? requests.slice(0, split) : requests, { connections: CONNECTIONS, durationSeconds: WARM_UP_SECONDS, once });
+  failOnErrors(warm);
+  const before = cpuTicks(server);
+  const result = await loadRotating(label, url, once ? requests.slice(split) : requests, { connections: CONNECTIONS, durationSeconds: SECONDS, once });
+  const cpu = ((cpuTicks(server) - before) * 1e6) / CLOCK_TICKS_PER_SECOND;
+  failOnErrors(result);
+  log(`${label}: ${result.rps} req/s`);
+  return { ...result, cpuUsPerRequest: Math.round(cpu / Math.max(1, result.requests)), exhausted: result.exhausted || warm.exhausted };
+}
+
+function failOnErrors(result: RotatingLoadResult): void {
+  if (result.non2xx || result.errors) throw new Error(`${result.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+}
+
+function report(rows: Row[], ledgerViolations: unknown[]): void {
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case`);
+  console.log('\n| scenario | req/s | p50 ms | p99 ms | server process CPU µs/req | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const cpu = r.cpuUsPerRequest === undefined ? '–' : String(r.cpuUsPerRequest);
+    console.log(`| ${r.label}${r.exhausted ? ' (ran out of prepared payments!)' : ''} | ${r.rps} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${r.non2xx} | ${r.errors} |`);
+  }
+  const rps = (label: string) => rows.find((r) => r.label === label)?.rps ?? NaN;
+  const ratios: Array<[string, number, number]> = [
+    ['GET payment: API / bare', rps('API GET payment') / rps('bare GET payment'), 0.6],
+    ['verify: API (with simulator round trip) / bare', rps('API verify, spread wallets') / rps('bare verify, spread wallets'), 0.5],
+    ['hot-merchant verify: API one wallet / API spread', rps('API verify, ONE hot wallet') / rps('API verify, spread wallets'), 0.8],
+    ['(context) bare one wallet / bare spread', rps('bare verify, ONE hot wallet') / rps('bare verify, spread wallets'), NaN],
+    ['(context) pgbench one wallet / pgbench spread', rps('pgbench verify tx, ONE hot wallet') / rps('pgbench verify tx, spread wallets'), NaN],
+  ];
+  console.log('\n| ratio | measured | target | |');
+  console.log('|---|---|---|---|');
+  for (const [name, value, target] of ratios) {
+    const verdict = Number.isNaN(target) ? '' : value >= target ? 'met' : 'NOT met';
+    console.log(`| ${name} | ${value.toFixed(2)} | ${Number.isNaN(target) ? '–' : `≥ ${target.toFixed(2)}`} | ${verdict} |`);
+  }
+  console.log(`\nledger invariant violations after the run: ${ledgerViolations.length ? JSON.stringify(ledgerViolations) : 'none'}`);
+}
+
+async function provisionMerchants(env: Record<string, string>, count: number): Promise<Merchant[]> {
+  const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
+  try {
+    const developers = app.get(DevelopersService, { strict: false });
+    const keys = app.get(ApiKeysService, { strict: false });
+    const customers = app.get(CustomersService, { strict: false });
+    const merchants: Merchant[] = [];
+    for (let i = 0; i < count; i++) {
+      const developer = await developers.create({ email: `bench-${i}@example.com`, name: `Bench ${i}`, emailVerified: true });
+      const { secret } = await keys.issue({ developerId: developer.id, mode: 'test', kind: 'secret', scopes: ['payments:read', 'payments:write'] });
+      const email = `buyer-${i}@example.com`;
+      const customer = await customers.create({ developerId: developer.id, mode: 'test' }, { email });
+      merchants.push({ developerId: developer.id, customerId: customer.id, customerReference: customer.reference, email, key: secret });
+    }
+    return merchants;
+  } finally {
+    await app.close();
+  }
+}
+
+/** Every merchant's NGN wallet exists before the runs, as it does for any merchant past its first payment. */
+async function createWallets(db: Client, merchants: Merchant[]): Promise<void> {
+  await db.query(
+    `WITH w AS (INSERT INTO wallets (developer_id, mode, currency) SELECT unnest($1::uuid[]), 'test', 'NGN' RETURNING id)
+     INSERT INTO wallet_balance_slots (wallet_id, slot) SELECT w.id, s FROM w, generate_series(0, 15) AS s`,
+    [merchants.map((m) => m.developerId)],
+  );
+}
+
+interface PreparedPayment {
+  reference: string;
+  developerId: string;
+}
+
+/**
+ * Pending NGN payments as initialize leaves them, round-robin over `merchants`, referenced
+ * `<prefix><n>` (n from 1, for pgbench's sequence) or `<prefix>_<random>`.
+ */
+async function preparePayments(db: Client, prefix: string, merchants: Merchant[], count: number, numbered = false): Promise<PreparedPayment[]> {
+  const reference = numbered ? `$2 || g` : `'PAY_' || $2 || substr(md5(random()::text || g), 1, 17)`;
+  const { rows } = await db.query(
+    `INSERT INTO payments (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
+       metadata, splits, provider_access_code, provider_authorization_url, created_at, updated_at)
+     SELECT m.developer_id, 'test', ${reference}, 'pending', m.customer_id, m.customer_reference, m.email, $3::numeric, 'NGN', 0,
+       '{"order":"bench"}', '[]', 'ACCESS_bench', 'http://127.0.0.1/checkout/bench', now(), now()
+     FROM generate_series(1, $1::int) AS g
+     JOIN unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[]) WITH ORDINALITY AS m (developer_id, customer_id, customer_reference, email, n)
+       ON m.n = (g - 1) % $8::int + 1
+     ORDER BY g
+     RETURNING reference, developer_id`,
+    [
+      count,
+      numbered ? prefix : prefix.slice(0, 3),
+      AMOUNT,
+      merchants.map((m) => m.developerId),
+      merchants.map((m) => m.customerId),
+      merchants.map((m) => m.customerReference),
+      merchants.map((m) => m.email),
+      merchants.length,
+    ],
+  );
+  return numbered ? [] : (rows as Array<{ reference: string; developer_id: string }>).map((r) => ({ reference: r.reference, developerId: r.developer_id }));
+}
+
+/** Each payment's transaction exists at the simulator and the customer has paid it (no callback). */
+async function payAtSimulator(sim: ProviderSimulator, secret: string, payments: PreparedPayment[]): Promise<void> {
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  const minor = Number(AMOUNT.replace('.', ''));
+  for (const p of payments) {
+    const init = await sim.app.inject({ method: 'POST', url: '/transaction/initialize', headers, payload: { reference: p.reference, email: 'buyer@example.com', amount: minor, currency: 'NGN' } });
+    if (init.statusCode !== 200) throw new Error(`simulator initialize: ${init.statusCode} ${init.body}`);
+    const paid = await sim.app.inject({ method: 'POST', url: `/sim/transactions/${p.reference}/complete`, headers, payload: {} });
+    if (paid.statusCode !== 200) throw new Error(`simulator complete: ${paid.statusCode} ${paid.body}`);
+  }
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** user + system CPU time of a child process, in clock ticks (Linux /proc). */
+function cpuTicks(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid as number}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function startChild(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  entry = __filename,
+  nodeOptions: string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...nodeOptions, '-r', '@swc-node/register', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const port = await new Promise<number>((done, fail) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /READY (\d+)/.exec(output);
+      if (match) done(Number(match[1]));
+    });
+    child.once('exit', (code) => fail(new Error(`${entry} exited (${code}) before listening`)));
+  });
+  return { child, port };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** `--serve-api`: the real API in this (child) process, on a free loopback port. */
+async function serveApi(): Promise<void> {
+  const config = loadConfig(process.env);
+  const app = await createApiApp({ config, databaseUrl: config.database.url as string });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  process.stdout.write(`READY ${(app.getHttpServer().address() as { port: number }).port}\n`);
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+function log(line: string): void {
+  process.stderr.write(`[bench:payments] ${line}\n`);
+}
+
+const entry = process.argv.includes('--serve-api') ? serveApi : main;
+void entry().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
