@@ -5,5 +5,6 @@ module.exports = {
   rootDir: '.',
   globalSetup: '<rootDir>/../../libs/platform/src/testing/global-setup.ts',
   globalTeardown: '<rootDir>/../../libs/platform/src/testing/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/src/support/ledger-invariants.setup.ts'],
   testTimeout: 30000,
 };

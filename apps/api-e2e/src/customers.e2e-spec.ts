@@ -29,6 +29,23 @@ describe('customers', () => {
     });
   });
 
+  it('refuses text no column can hold (NUL, a lone surrogate) as a field error, and keeps any other text exactly', async () => {
+    const raw = (text: string) => http(gateway.baseUrl, 'POST', '/api/v1/customers/', { token: merchant.key, rawBody: text });
+    const nul = await raw('{"email":"nul@example.com","metadata":{"notes":["ok","a\\u0000b"]}}');
+    expect(nul.status).toBe(400);
+    expect(nul.body).toEqual({ success: false, code: 'validation_error', message: expect.any(String), errors: { 'metadata.notes.1': [expect.stringContaining('NUL')] } });
+    const loneKey = await raw('{"email":"lone@example.com","metadata":{"\\ud800":1}}');
+    expect(loneKey.status).toBe(400);
+    expect(loneKey.body.errors).toEqual({ 'metadata.\ud800': [expect.stringContaining('surrogate')] });
+    const loneName = await raw('{"email":"lone@example.com","name":"x\\udc00"}');
+    expect(loneName.body.errors).toEqual({ name: [expect.any(String)] });
+
+    const text = { emoji: '😀 \\u0000 as text', '€': 'ünïcödé', quote: '"\\' };
+    const ok = await post({ email: 'unicode@example.com', name: 'Zoë 😀', metadata: text });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data).toMatchObject({ name: 'Zoë 😀', metadata: text });
+  });
+
   it('refuses a duplicate e-mail in the same mode with 409 customer_exists, case-insensitively', async () => {
     await post({ email: 'dupe@example.com' });
     const res = await post({ email: 'DUPE@example.com' });

@@ -61,7 +61,10 @@ describe('idempotency keys', () => {
       'SELECT status, response_status, response_body FROM idempotency_keys WHERE developer_id = $1 AND key = $2',
       [merchant.developerId, key],
     );
-    expect(row).toEqual({ status: 'completed', response_status: 201, response_body: first.text });
+    // Stored sealed (AES-256-GCM): responses can carry secrets that must only be kept encrypted.
+    expect(row).toMatchObject({ status: 'completed', response_status: 201 });
+    expect(row.response_body).toMatch(/^v1\./);
+    expect(row.response_body).not.toContain(email);
   });
 
   it('accepts X-Idempotency-Key as the same key as Idempotency-Key', async () => {

@@ -126,6 +126,19 @@ describe('portal e-mail verification, password reset and invitations: single-use
     });
   });
 
+  it('hides the dev mailbox from clients not on this machine (a remote client behind a trusted proxy)', async () => {
+    const proxied = await startGateway({ TRUSTED_PROXIES: '127.0.0.1' });
+    try {
+      const local = await http(proxied.baseUrl, 'GET', '/api/portal/dev/mailbox', { headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(local.status).toBe(200);
+      const remote = await http(proxied.baseUrl, 'GET', '/api/portal/dev/mailbox', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      expect(remote.status).toBe(404);
+      expect(remote.body.code).toBe('not_found');
+    } finally {
+      await proxied.close();
+    }
+  });
+
   describe('in production', () => {
     it('hides the dev mailbox', async () => {
       const production = await startGateway({ NODE_ENV: 'production', ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` });

@@ -27,6 +27,28 @@ describe('portal roles and account isolation', () => {
       expect((await viewer.post('/api/portal/team/invitations', { body: { email: 'v@example.com', role: 'viewer' } })).status).toBe(403);
     });
 
+    it("a viewer cannot rotate, re-scope or revoke a key, remove an allowlist entry or withdraw an invitation", async () => {
+      const viewer = (await a.addMember('viewer')).client;
+      const key = (await a.owner.post('/api/portal/keys', { body: { name: 'kept' } })).body.data.key.id as string;
+      const entry = (await a.owner.post('/api/portal/ip-allowlist', { body: { cidr: '198.51.100.0/24' } })).body.data.id as string;
+      const invitation = (await a.owner.post('/api/portal/team/invitations', { body: { email: 'kept-invitee@example.com', role: 'viewer' } })).body.data.id as string;
+      for (const attempt of [
+        viewer.post(`/api/portal/keys/${key}/rotate`, { body: {} }),
+        viewer.put(`/api/portal/keys/${key}/scopes`, { body: { scopes: ['customers:read'] } }),
+        viewer.delete(`/api/portal/keys/${key}`),
+        viewer.delete(`/api/portal/ip-allowlist/${entry}`),
+        viewer.delete(`/api/portal/team/invitations/${invitation}`),
+      ]) {
+        const result = await attempt;
+        expect(result.status).toBe(403);
+        expect(result.body.code).toBe('insufficient_role');
+      }
+      const kept = (await a.owner.get('/api/portal/keys')).body.data.find((k: { id: string }) => k.id === key);
+      expect(kept).toMatchObject({ status: 'active', scopes: [] });
+      expect((await a.owner.get('/api/portal/ip-allowlist')).body.data.map((e: { id: string }) => e.id)).toContain(entry);
+      await a.owner.delete(`/api/portal/ip-allowlist/${entry}`);
+    });
+
     it('a developer manages keys but not the team', async () => {
       const developer = await a.addMember('developer');
       const key = await developer.client.post('/api/portal/keys', { body: { name: 'ci', scopes: ['customers:read'] } });

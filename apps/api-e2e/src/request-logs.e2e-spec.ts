@@ -108,6 +108,29 @@ describe('request logs', () => {
     }
   });
 
+  it("keeps a sub-account's bank account number and a new webhook endpoint's signing secret out of the log", async () => {
+    const accountNumber = '0987654321';
+    const subaccount = await http(gateway.baseUrl, 'POST', '/api/v1/subaccounts/', {
+      token: merchant.key,
+      body: { business_name: 'Logged Vendor', bank_code: '058', account_number: accountNumber, metadata: { payout: { bank_account_number: accountNumber } } },
+    });
+    expect(subaccount.status).toBe(201);
+    const subaccountRow = await storedRow(requestIdOf(subaccount));
+    expect(subaccountRow.request_body).toMatchObject({ account_number: '[REDACTED]', metadata: { payout: { bank_account_number: '[REDACTED]' } } });
+    expect(subaccountRow.raw).not.toContain(accountNumber);
+
+    const webhook = await http(gateway.baseUrl, 'POST', '/api/v1/webhooks/', {
+      token: merchant.key,
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.success'], webhook_version: 'v2' },
+    });
+    expect(webhook.status).toBe(201);
+    const secret = webhook.body.data.secret as string;
+    expect(secret.length).toBeGreaterThan(16);
+    const webhookRow = await storedRow(requestIdOf(webhook));
+    expect(webhookRow.response_body).toMatchObject({ data: { secret: '[REDACTED]' } });
+    expect(webhookRow.raw).not.toContain(secret);
+  });
+
   it('logs a 401 for a bad key without the Authorization header or the key anywhere in the row', async () => {
     const badKey = `sk_test_${randomBytes(24).toString('hex')}`;
     const res = await http(gateway.baseUrl, 'GET', `/api/v1/customers?api_key=${badKey}`, { token: badKey });

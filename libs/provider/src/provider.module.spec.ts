@@ -39,6 +39,10 @@ describe('provider configuration', () => {
     expect(() => loadConfig({ PROVIDER_LIVE_BASE_URL: 'ftp://example.com' })).toThrow('PROVIDER_LIVE_BASE_URL is invalid');
     expect(() => loadConfig({ PROVIDER_TIMEOUT_MS: '0' })).toThrow('PROVIDER_TIMEOUT_MS is invalid');
     expect(() => loadConfig({ PROVIDER_TEST_SECRET_KEY: '' })).toThrow('PROVIDER_TEST_SECRET_KEY is invalid');
+    // A retry must not take over the idempotency key of a request still waiting on the provider.
+    expect(() => loadConfig({ PROVIDER_TIMEOUT_MS: '60000', IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: '60' })).toThrow(
+      'IDEMPOTENCY_LOCK_TIMEOUT_SECONDS is invalid (must be longer than PROVIDER_TIMEOUT_MS, 60000 ms)',
+    );
   });
 });
 

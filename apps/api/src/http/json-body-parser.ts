@@ -11,6 +11,7 @@ declare module 'fastify' {
 /**
  * JSON bodies go through Fastify's hardened parser (prototype-poisoning checks); a malformed
  * body becomes `invalid_json`, an empty one is treated as no body, and the raw text is kept.
+ * Text no column can hold (NUL, lone surrogates) is refused as `validation_error` naming its field.
  */
 export function registerJsonParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -22,9 +23,48 @@ export function registerJsonParser(fastify: FastifyInstance): void {
       const text = body.toString();
       request.rawBody = text;
       if (text.trim() === '') return done(null, undefined);
-      parseJson(request, text, (error, value) =>
-        error ? done(new DomainError('invalid_json', 'The request body is not valid JSON.')) : done(null, value),
-      );
+      parseJson(request, text, (error, value) => {
+        if (error) return done(new DomainError('invalid_json', 'The request body is not valid JSON.'));
+        // Only a \u escape can produce such text (raw control characters are invalid JSON).
+        const suspect = text.includes('\\u') ? unstorableText(value, '') : null;
+        if (suspect !== null) {
+          return done(new DomainError('validation_error', 'The request is invalid.', { [suspect || 'body']: [UNSTORABLE_TEXT_MESSAGE] }));
+        }
+        done(null, value);
+      });
     },
   );
+}
+
+const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
+
+/**
+ * The dotted path of the first key or string holding text PostgreSQL cannot store (NUL, or a
+ * lone surrogate, which is not Unicode) — refused up front as a field error instead of failing
+ * as an internal error when written. Null when there is none.
+ */
+function unstorableText(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return isStorable(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableText(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const itemPath = path ? `${path}.${key}` : key;
+      if (!isStorable(key)) return itemPath;
+      const found = unstorableText(item, itemPath);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isStorable(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 }

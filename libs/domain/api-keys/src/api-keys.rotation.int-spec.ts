@@ -4,6 +4,7 @@ import { type DeveloperContext, type ManualClock, sha256Hex } from '@gateway/pla
 import { createDomainTestContext } from '@gateway/platform/testing';
 import { ApiKeysModule } from './api-keys.module';
 import { ApiKeysService } from './api-keys.service';
+import { IpAllowlistService } from './ip-allowlist.service';
 
 describe('ApiKeysService: get, scopes and rotation (portal)', () => {
   let app: INestApplicationContext;
@@ -60,5 +61,15 @@ describe('ApiKeysService: get, scopes and rotation (portal)', () => {
     const old = await keys.issue({ ...test, kind: 'secret', expiresAt: soon });
     const rotated = await keys.rotate(test, old.key.id, 24 * 3_600_000);
     expect(rotated.previous.expiresAt?.getTime()).toBe(soon.getTime());
+  });
+
+  it('the successor of a key limited to some addresses is limited to the same ones', async () => {
+    const allowlist = app.get(IpAllowlistService);
+    const old = await keys.issue({ ...test, kind: 'secret' });
+    await allowlist.add(test.developerId, '203.0.113.0/24', old.key.id, 'office');
+    const rotated = await keys.rotate(test, old.key.id, 3_600_000);
+    const entries = await allowlist.list(test.developerId);
+    expect(entries.filter((e) => e.apiKeyId === rotated.key.id)).toEqual([expect.objectContaining({ cidr: '203.0.113.0/24', label: 'office' })]);
+    expect(entries.filter((e) => e.apiKeyId === old.key.id)).toHaveLength(1);
   });
 });

@@ -105,7 +105,7 @@ export class ApiKeysService {
       await m.save(key);
       await notifyAccessChanged(m, `key:${key.id}`);
       return key;
-    });
+    }).finally(() => this.authenticator.invalidate());
   }
 
   /**
@@ -139,9 +139,15 @@ export class ApiKeysService {
         previous.revokedAt = now;
       }
       await m.save(previous);
+      // The successor is bound to the same addresses: rotating must never widen where a key works.
+      await m.query(
+        `INSERT INTO ip_allowlist_entries (developer_id, api_key_id, cidr, label, created_at)
+         SELECT developer_id, $2, cidr, label, $3 FROM ip_allowlist_entries WHERE api_key_id = $1`,
+        [previous.id, key.id, now],
+      );
       await notifyAccessChanged(m, `key:${previous.id}`);
       return { secret, key, previous };
-    });
+    }).finally(() => this.authenticator.invalidate());
   }
 
   private async lockUsable(m: EntityManager, ctx: DeveloperContext, keyId: string): Promise<ApiKeyEntity> {

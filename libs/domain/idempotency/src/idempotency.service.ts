@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import type { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { idempotencyKeyProblem } from './idempotency-key-format';
@@ -42,6 +42,7 @@ export class IdempotencyService {
   constructor(
     private readonly keys: IdempotencyKeysRepository,
     private readonly clock: Clock,
+    private readonly encryptor: Encryptor,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.lockTimeoutMs = config.idempotency.lockTimeoutSeconds * 1000;
@@ -69,7 +70,7 @@ export class IdempotencyService {
       if (existing.requestHash !== request.requestHash) {
         throw new DomainError('idempotency_key_reused', 'This idempotency key was already used with a different request.');
       }
-      if (existing.status === 'completed') return { kind: 'replay', response: storedResponse(existing) };
+      if (existing.status === 'completed') return { kind: 'replay', response: this.storedResponse(existing) };
       if (!this.isAbandoned(existing, now)) throw inProgress();
       if (await this.keys.takeOver(ctx, existing.id, existing.claimToken, token, now)) {
         return { kind: 'claimed', claim: { ctx, id: existing.id, token } };
@@ -84,7 +85,10 @@ export class IdempotencyService {
    * (taken over after the lock timeout, or purged); the response is then not stored.
    */
   complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
-    return this.keys.complete(claim.ctx, claim.id, claim.token, response.status, response.body, this.clock.now());
+    // Responses can hold what must only be stored encrypted (a webhook endpoint's signing
+    // secret, saved-card authorization codes): the body is sealed, bound to its row.
+    const sealed = this.encryptor.encrypt(response.body, claim.id);
+    return this.keys.complete(claim.ctx, claim.id, claim.token, response.status, sealed, this.clock.now());
   }
 
   /** Gives the key up without a stored response, so a retry runs the request again. */
@@ -105,14 +109,15 @@ export class IdempotencyService {
     }
   }
 
+  private storedResponse(row: IdempotencyKeyEntity): StoredResponse {
+    return { status: row.responseStatus as number, body: this.encryptor.decrypt(row.responseBody as string, row.id) };
+  }
+
   private isAbandoned(row: IdempotencyKeyEntity, now: Date): boolean {
     return now.getTime() - row.claimedAt.getTime() >= this.lockTimeoutMs;
   }
 }
 
-function storedResponse(row: IdempotencyKeyEntity): StoredResponse {
-  return { status: row.responseStatus as number, body: row.responseBody as string };
-}
 
 function inProgress(): DomainError {
   return new DomainError(

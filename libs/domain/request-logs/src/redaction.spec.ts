@@ -76,12 +76,18 @@ describe('redactSensitive', () => {
     ['AUTHORIZATION_CODE'],
     ['authorizationCode'],
     ['AccountNumber'],
+    ['bank_account_number'],
+    ['beneficiaryAccountNumber'],
+    ['card_pin'],
+    ['otp_code'],
+    ['customer-bvn'],
+    ['cardCvv'],
   ])('treats %s as sensitive whatever its case or separators', (key) => {
     expect(isSensitiveKey(key)).toBe(true);
     expect(stored({ outer: [{ [key]: CANARY }] })).not.toContain(CANARY);
   });
 
-  it.each([['amount'], ['currency'], ['spin_count'], ['pinned'], ['shipping'], ['reference'], ['authorization_url'], ['card_type']])(
+  it.each([['amount'], ['currency'], ['spin_count'], ['pinned'], ['shipping'], ['reference'], ['authorization_url'], ['card_type'], ['opinion'], ['account_name'], ['bank_code']])(
     'keeps the ordinary key %s',
     (key) => {
       expect(isSensitiveKey(key)).toBe(false);

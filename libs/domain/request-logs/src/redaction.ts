@@ -10,41 +10,65 @@ export const TOO_DEEP = '[TRUNCATED: nested too deeply]';
  */
 export const MAX_REDACTION_DEPTH = 32;
 
+/** Field names whose values are never stored. */
+const SENSITIVE_NAMES = [
+  'card_number',
+  'cvv',
+  'cvv2',
+  'cvc',
+  'security_code',
+  'pin',
+  'password',
+  'passphrase',
+  'authorization_code',
+  'account_number',
+  'secret',
+  'api_key',
+  'private_key',
+  'token',
+  'otp',
+  'bvn',
+];
+
 /**
  * Keys compared after normalisation (lower case, separators removed), so `card_number`,
  * `Card-Number` and `cardNumber` are one and the same key.
  */
-const SENSITIVE_KEYS = new Set(
-  [
-    'card_number',
-    'cvv',
-    'cvv2',
-    'cvc',
-    'security_code',
-    'pin',
-    'password',
-    'passphrase',
-    'authorization_code',
-    'account_number',
-    'secret',
-    'api_key',
-    'private_key',
-    'token',
-    'otp',
-    'bvn',
-  ].map(normaliseKey),
-);
+const SENSITIVE_KEYS = new Set(SENSITIVE_NAMES.map(normaliseKey));
 
 /** Any key containing one of these (`clientSecret`, `new_password`, `X-Api-Token`, …). */
 const SENSITIVE_KEY_PARTS = ['secret', 'password', 'token'];
+
+/**
+ * The same names as word sequences, also matched as whole words inside a longer key
+ * (`bank_account_number`, `cardPin`, `otp_code`), but never inside a word (`shipping`, `opinion`).
+ */
+const SENSITIVE_WORD_SEQUENCES = SENSITIVE_NAMES.map((name) => name.split('_'));
 
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+function containsSequence(words: string[], sequence: string[]): boolean {
+  for (let start = 0; start + sequence.length <= words.length; start++) {
+    if (sequence.every((word, i) => words[start + i] === word)) return true;
+  }
+  return false;
+}
+
 export function isSensitiveKey(key: string): boolean {
   const normalised = normaliseKey(key);
-  return SENSITIVE_KEYS.has(normalised) || SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part));
+  if (SENSITIVE_KEYS.has(normalised) || SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part))) return true;
+  const words = keyWords(key);
+  return words.length > 1 && SENSITIVE_WORD_SEQUENCES.some((sequence) => containsSequence(words, sequence));
 }
 
 /**

@@ -88,6 +88,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (c.PROVIDER_TEST_SECRET_KEY === c.PROVIDER_LIVE_SECRET_KEY) {
     throw new ConfigError('PROVIDER_LIVE_SECRET_KEY', 'must differ from PROVIDER_TEST_SECRET_KEY');
   }
+  // A request waiting on the provider must not look abandoned to a retry, which would take its
+  // idempotency key over and run it a second time alongside.
+  if (c.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS * 1000 <= c.PROVIDER_TIMEOUT_MS) {
+    throw new ConfigError('IDEMPOTENCY_LOCK_TIMEOUT_SECONDS', `is invalid (must be longer than PROVIDER_TIMEOUT_MS, ${c.PROVIDER_TIMEOUT_MS} ms)`);
+  }
   return {
     env: c.NODE_ENV,
     logLevel: c.LOG_LEVEL,
