@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import type { CustomerResponse } from '@gateway/contracts';
 import { createApiApp } from '@gateway/api';
 import { DevelopersService } from '@gateway/domain/developers';
 import { EventsService } from '@gateway/domain/events';
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
 }
 
 /** A customer.created object as the API renders it (toCustomerResponse). */
-function customerData(i: number): Record<string, unknown> {
+function customerData(i: number): CustomerResponse {
   return {
     reference: `CUS_bench${String(i).padStart(8, '0')}`,
     email: `buyer-${i}@example.com`,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, customerWithSavedCard, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { buyer, customerWithSavedCard, initializePayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 import { type SchedulerProcess, startScheduler } from './support/scheduler-process';
 
 /** Bulk batches processed by the real scheduler's job-queue worker, against the simulator. */
@@ -12,15 +12,7 @@ describe('bulk payments', () => {
   let scheduler: SchedulerProcess | undefined;
   const api = (m: Pick<TestMerchant, 'key'>, method: string, path: string, body?: unknown) => http(h.gateway.baseUrl, method, `/api/v1${path}`, { token: m.key, body });
   const db = () => h.gateway.app.get(DataSource);
-  const schedulerEnv = () => ({
-    DATABASE_URL: process.env.TEST_DATABASE_URL as string,
-    PROVIDER_TEST_BASE_URL: h.sim.url() as string,
-    PROVIDER_LIVE_BASE_URL: h.sim.url() as string,
-    PROVIDER_TEST_SECRET_KEY: h.secrets.test,
-    PROVIDER_LIVE_SECRET_KEY: h.secrets.live,
-    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS: '2',
-  });
+  const schedulerEnv = () => schedulerEnvFor(h, { PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS: '2', PROVIDER_TIMEOUT_MS: '2000' });
   async function untilCompleted(m: TestMerchant, reference: string, timeoutMs = 90_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -85,6 +77,35 @@ describe('bulk payments', () => {
     const batch = await untilCompleted(m, res.body.data.batch_reference);
     expect(batch.items.map((i: { payment_status: string }) => i.payment_status)).toEqual(['success', 'success', 'success']);
     expect((await api(m, 'GET', '/wallet/balance')).body.data.available_balance).toBeGreaterThan(5000);
+  }, 60_000);
+
+  it('counts declined charges as failed, each with its failed payment', async () => {
+    // This test card pays at checkout, but its later charges are declined (insufficient funds).
+    const { merchant: m, email, code } = await customerWithSavedCard(h, '5399838383838381');
+    const res = await api(m, 'POST', '/payments/bulk', { items: [1, 2].map((n) => ({ type: 'charge', authorization_code: code, email, amount: 1000 * n })) });
+    const batch = await untilCompleted(m, res.body.data.batch_reference);
+    expect(batch).toMatchObject({ status: 'completed', counts: { pending: 0, succeeded: 0, failed: 2 } });
+    for (const item of batch.items) {
+      expect(item).toMatchObject({ status: 'failed', payment_reference: expect.any(String), payment_status: 'failed', error: { code: 'authorization_declined', message: expect.any(String) } });
+    }
+    const [completed] = await db().query(`SELECT data FROM events WHERE name = 'batch.completed' AND data->>'batch_reference' = $1`, [res.body.data.batch_reference]);
+    expect(completed.data.counts).toEqual({ pending: 0, succeeded: 0, failed: 2 });
+  }, 60_000);
+
+  it('resumes an item whose charge timed out (the card was charged) instead of failing it', async () => {
+    const { merchant: m, email, code } = await customerWithSavedCard(h);
+    const before = (await api(m, 'GET', '/wallet/balance')).body.data.available_balance as number;
+    // The provider charges the card but answers after the worker's 2 s timeout.
+    h.sim.setKnobs({ timeoutNext: 1, hangMs: 3000, timeoutMode: 'after_processing' });
+    const res = await api(m, 'POST', '/payments/bulk', { items: [{ type: 'charge', authorization_code: code, email, amount: 4000 }] });
+    const reference = res.body.data.batch_reference;
+    const batch = await untilCompleted(m, reference);
+    expect(h.sim.knobs().timeoutNext).toBe(0);
+    expect(batch).toMatchObject({ status: 'completed', counts: { pending: 0, succeeded: 1, failed: 0 } });
+    expect(batch.items[0]).toMatchObject({ status: 'succeeded', payment_status: 'success', error: null });
+    expect(await paymentsOfBatch(reference)).toEqual({ n: 1, keys: 1 });
+    // 4,000 − 10 − (60 + 100), credited once.
+    expect((await api(m, 'GET', '/wallet/balance')).body.data.available_balance).toBe(before + 3830);
   }, 60_000);
 
   it('resumes after the worker is killed mid-batch, without creating any payment twice', async () => {

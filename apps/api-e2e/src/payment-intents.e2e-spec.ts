@@ -1,7 +1,10 @@
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
+import { PaymentIntentsService } from '@gateway/domain/payments';
+import { PaymentProvider } from '@gateway/provider';
+import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, customerWithSavedCard, eventsFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { buyer, customerWithSavedCard, eventsFor, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 
 describe('payment intents: hold, capture, cancel, expiry', () => {
   let h: PaymentsHarness;
@@ -10,6 +13,16 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
   const events = (name: string, reference: string) => eventsFor(h, name, reference);
 
   const hold = (m: TestMerchant, body: Record<string, unknown>) => api(m, 'POST', '/payment-intents', { capture_method: 'manual', ...body });
+  /**
+   * Asks the simulator itself to capture the hold: refused with "released" once the gateway has
+   * released it. (Were it still held, this would capture it — and the test fail, as it should.)
+   */
+  const providerCapture = (harness: PaymentsHarness, reference: string) =>
+    http(harness.sim.url() as string, 'POST', '/preauthorization/capture_authorization', { token: harness.secrets.test, body: { reference } });
+  const expectReleasedAtProvider = async (harness: PaymentsHarness, reference: string) => {
+    const probe = await providerCapture(harness, reference);
+    expect([reference, probe.status, probe.body.message]).toEqual([reference, 400, expect.stringContaining('released')]);
+  };
 
   beforeAll(async () => {
     h = await startPaymentsHarness();
@@ -85,9 +98,65 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       const scan = await api(merchant, 'POST', '/sandbox/scans/payment-intent-expiry/run', {});
       expect(scan.body.data).toEqual({ scan: 'payment-intent-expiry', affected: 1 });
       expect((await api(merchant, 'GET', `/payment-intents/${ref}`)).body.data.status).toBe('expired');
+      await expectReleasedAtProvider(h, ref);
     } finally {
       h.gateway.clock.set(start);
     }
+  });
+
+  it('retries releases an expiry scan could not make (the provider failed mid-scan) on its next run', async () => {
+    const { merchant, email } = await customerWithSavedCard(h);
+    const refs: string[] = [];
+    for (const amount of [1100, 1200, 1300]) refs.push((await hold(merchant, { amount, email })).body.data.intent_reference);
+    const start = h.gateway.clock.now();
+    try {
+      h.gateway.clock.advance(7 * 86_400_000 + 60_000);
+      // The provider answers the scan's first release with a 500: that hold stays owed.
+      h.sim.setKnobs({ failNext: 1 });
+      const first = await api(merchant, 'POST', '/sandbox/scans/payment-intent-expiry/run', {});
+      expect(first.body.data.affected).toBe(3);
+      expect(h.sim.knobs().failNext).toBe(0);
+      const second = await api(merchant, 'POST', '/sandbox/scans/payment-intent-expiry/run', {});
+      expect(second.body.data.affected).toBe(0);
+      for (const ref of refs) {
+        expect((await api(merchant, 'GET', `/payment-intents/${ref}`)).body.data.status).toBe('expired');
+        await expectReleasedAtProvider(h, ref);
+      }
+    } finally {
+      h.gateway.clock.set(start);
+    }
+  });
+
+  it('keeps a cancel whose release failed, and releases the hold on the next scan', async () => {
+    const { merchant, email } = await customerWithSavedCard(h);
+    const ref = (await hold(merchant, { amount: 2500, email })).body.data.intent_reference;
+    h.sim.setKnobs({ failNext: 1 });
+    const canceled = await api(merchant, 'POST', `/payment-intents/${ref}/cancel`);
+    expect([canceled.status, canceled.body.data.status]).toEqual([200, 'canceled']);
+    expect(h.sim.knobs().failNext).toBe(0);
+    await api(merchant, 'POST', '/sandbox/scans/payment-intent-expiry/run', {});
+    await expectReleasedAtProvider(h, ref);
+    // Cancelling again answers the same.
+    expect((await api(merchant, 'POST', `/payment-intents/${ref}/cancel`)).body.data.status).toBe('canceled');
+  });
+
+  it('answers 402 when the provider refuses the capture: nothing is credited and the hold still awaits capture', async () => {
+    const { merchant, email } = await customerWithSavedCard(h);
+    const before = await available(merchant);
+    const ref = (await hold(merchant, { amount: 4000, email })).body.data.intent_reference;
+    // Released at the provider behind the gateway's back: the provider refuses to capture it.
+    const released = await http(h.sim.url() as string, 'POST', '/preauthorization/release_authorization', { token: h.secrets.test, body: { reference: ref } });
+    expect(released.status).toBe(200);
+
+    const refused = await api(merchant, 'POST', `/payment-intents/${ref}/capture`);
+    expect([refused.status, refused.body.code]).toEqual([402, 'authorization_declined']);
+    expect(refused.body.message).toContain('released');
+    expect((await api(merchant, 'GET', `/payment-intents/${ref}`)).body.data).toMatchObject({ status: 'requires_capture', captured_amount: null, payment_reference: null });
+    expect(await available(merchant)).toBe(before);
+    expect(await events('payment.success', ref)).toBe(0);
+    expect((await api(merchant, 'GET', `/payments/${ref}`)).status).toBe(404);
+    // Still the merchant's to cancel.
+    expect((await api(merchant, 'POST', `/payment-intents/${ref}/cancel`)).body.data.status).toBe('canceled');
   });
 
   it('refuses without a saved card, with another tenant’s card, and when the issuer declines the hold', async () => {
@@ -108,6 +177,24 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
     expect([badMethod.status, Object.keys(badMethod.body.errors)]).toEqual([400, ['capture_method']]);
   });
 
+  it("answers the other mode's key like a missing intent", async () => {
+    // An identity-verified merchant, so its live key is accepted and the 404 is about the mode.
+    const merchant = await createMerchant(h.gateway, { identityVerified: true });
+    const email = buyer();
+    const init = await initializePayment(h.gateway, merchant, { amount: 1000, email });
+    await http(h.sim.url() as string, 'POST', `/sim/transactions/${init.body.data.reference}/complete`, { token: h.secrets.test, body: { card: '4084084084084081' } });
+    expect((await api(merchant, 'POST', '/payments/verify', { reference: init.body.data.reference })).body.data.status).toBe('success');
+    const ref = (await hold(merchant, { amount: 1000, email })).body.data.intent_reference;
+
+    const live = await merchant.issueKey({ mode: 'live' });
+    expect((await api(live, 'GET', '/payments')).status).toBe(200);
+    for (const [method, path] of [['GET', `/payment-intents/${ref}`], ['POST', `/payment-intents/${ref}/capture`], ['POST', `/payment-intents/${ref}/cancel`]]) {
+      const res = await api(live, method, path);
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'payment_intent_not_found']);
+    }
+    expect((await api(merchant, 'GET', `/payment-intents/${ref}`)).body.data.status).toBe('requires_capture');
+  });
+
   it("answers another merchant's intent like a missing one", async () => {
     const { merchant, email } = await customerWithSavedCard(h);
     const ref = (await hold(merchant, { amount: 1000, email })).body.data.intent_reference;
@@ -116,5 +203,107 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       const res = await api(other, method, path);
       expect([path, res.status, res.body.code]).toEqual([path, 404, 'payment_intent_not_found']);
     }
+  });
+  describe('when the provider does not answer in time', () => {
+    let slow: PaymentsHarness;
+    const call = (m: Pick<TestMerchant, 'key'>, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+      http(slow.gateway.baseUrl, method, `/api/v1${path}`, { token: m.key, body, headers });
+    const balance = async (m: TestMerchant) => (await call(m, 'GET', '/wallet/balance')).body.data.available_balance as number;
+    const intentsOf = async (m: TestMerchant) =>
+      (await slow.gateway.app.get(DataSource).query(`SELECT reference, status FROM payment_intents WHERE developer_id = $1`, [m.developerId])) as Array<{ reference: string; status: string }>;
+
+    beforeAll(async () => {
+      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '400' });
+    });
+    afterAll(async () => {
+      await slow?.close();
+    });
+
+    it('capture: 504 while the provider captured, never `succeeded` before the credit; the same key then credits once', async () => {
+      const { merchant, email } = await customerWithSavedCard(slow);
+      const before = await balance(merchant);
+      const ref = (await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 6000, email })).body.data.intent_reference;
+      // The provider captures, but answers after the gateway gave up.
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+      const headers = { 'Idempotency-Key': `capture-${ref}` };
+      const first = await call(merchant, 'POST', `/payment-intents/${ref}/capture`, { amount: 5000 }, headers);
+      expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+      expect((await call(merchant, 'GET', `/payment-intents/${ref}`)).body.data).toMatchObject({ status: 'requires_capture', captured_amount: null });
+      expect(await balance(merchant)).toBe(before);
+      // A capture is under way: the hold can no longer be cancelled, and another amount is refused.
+      const cancel = await call(merchant, 'POST', `/payment-intents/${ref}/cancel`);
+      expect([cancel.status, cancel.body.code]).toEqual([409, 'invalid_state']);
+      const other = await call(merchant, 'POST', `/payment-intents/${ref}/capture`, { amount: 4000 });
+      expect([other.status, other.body.code]).toEqual([409, 'invalid_state']);
+
+      const retry = await call(merchant, 'POST', `/payment-intents/${ref}/capture`, { amount: 5000 }, headers);
+      expect([retry.status, retry.body.data.status, retry.body.data.captured_amount]).toEqual([200, 'succeeded', 5000]);
+      await slow.sim.idle();
+      // 5,000 − 10 − (75 + 100)
+      expect(await balance(merchant)).toBe(before + 4815);
+      expect(await eventsFor(slow, 'payment.success', ref)).toBe(1);
+      expect((await call(merchant, 'POST', `/payment-intents/${ref}/capture`, { amount: 5000 })).body.data.status).toBe('succeeded');
+      expect(await balance(merchant)).toBe(before + 4815);
+    });
+
+    it('capture: a new request resumes a capture the provider never received', async () => {
+      const { merchant, email } = await customerWithSavedCard(slow);
+      const before = await balance(merchant);
+      const ref = (await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 3000, email })).body.data.intent_reference;
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'before_processing' });
+      const first = await call(merchant, 'POST', `/payment-intents/${ref}/capture`);
+      expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+      expect(await balance(merchant)).toBe(before);
+      const retry = await call(merchant, 'POST', `/payment-intents/${ref}/capture`);
+      expect([retry.status, retry.body.data.status, retry.body.data.captured_amount]).toEqual([200, 'succeeded', 3000]);
+      await slow.sim.idle();
+      // 3,000 − 10 − (45 + 100)
+      expect(await balance(merchant)).toBe(before + 2845);
+      expect(await eventsFor(slow, 'payment.success', ref)).toBe(1);
+    });
+
+    it('create: 504 while the provider placed the hold; the same key returns that intent and places no second hold', async () => {
+      const { merchant, email } = await customerWithSavedCard(slow);
+      const reserve = jest.spyOn(slow.gateway.app.get(PaymentProvider, { strict: false }), 'reserveAuthorization');
+      try {
+        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+        const body = { capture_method: 'manual', amount: 2000, email, metadata: { order: 'o-9' } };
+        const headers = { 'Idempotency-Key': 'hold-o-9' };
+        const first = await call(merchant, 'POST', '/payment-intents', body, headers);
+        expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+        const retry = await call(merchant, 'POST', '/payment-intents', body, headers);
+        expect(retry.status).toBe(201);
+        expect(retry.body.data).toMatchObject({ intent_reference: expect.stringMatching(/^PI-/), status: 'requires_capture', amount: 2000 });
+        // Both attempts asked the provider for the same hold, under the same reference.
+        expect(new Set(reserve.mock.calls.map(([, input]) => input.reference))).toEqual(new Set([retry.body.data.intent_reference]));
+        expect(await intentsOf(merchant)).toEqual([{ reference: retry.body.data.intent_reference, status: 'requires_capture' }]);
+        // The key belongs to that intent: another amount under it is refused.
+        const changed = await call(merchant, 'POST', '/payment-intents', { ...body, amount: 2500 }, headers);
+        expect([changed.status, changed.body.code]).toEqual([422, 'idempotency_key_reused']);
+        expect((await call(merchant, 'POST', `/payment-intents/${retry.body.data.intent_reference}/capture`)).body.data.status).toBe('succeeded');
+      } finally {
+        reserve.mockRestore();
+      }
+    });
+
+    it('create: a timed-out create nobody retries is given up by the upkeep scan, its hold released', async () => {
+      const { merchant, email } = await customerWithSavedCard(slow);
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+      const first = await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 1800, email });
+      expect(first.status).toBe(504);
+      const [unconfirmed] = await intentsOf(merchant);
+      expect(unconfirmed.status).toBe('holding');
+      expect((await call(merchant, 'GET', `/payment-intents/${unconfirmed.reference}`)).status).toBe(404);
+      const intents = slow.gateway.app.get(PaymentIntentsService, { strict: false });
+      const start = slow.gateway.clock.now();
+      try {
+        slow.gateway.clock.advance(61 * 60_000);
+        expect(await intents.recoverInterrupted()).toBeGreaterThanOrEqual(1);
+      } finally {
+        slow.gateway.clock.set(start);
+      }
+      expect(await intentsOf(merchant)).toEqual([{ reference: unconfirmed.reference, status: 'canceled' }]);
+      await expectReleasedAtProvider(slow, unconfirmed.reference);
+    });
   });
 });

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { buyer, customerWithSavedCard, eventsFor, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 
 /** Idempotency on payment initialize: header, alias header, body key, and keys scoped per endpoint. */
 describe('idempotent payment initialize', () => {
@@ -69,5 +70,129 @@ describe('idempotent payment initialize', () => {
     const fixed = await initializePayment(h.gateway, merchant, { amount: 1000, email: buyer() }, { 'Idempotency-Key': 'after-fix' });
     expect(fixed.status).toBe(201);
     expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  describe('the payment a key stands for is per endpoint, mode and developer', () => {
+    const charge = (m: Pick<TestMerchant, 'key'>, body: Record<string, unknown>, headers: Record<string, string>) =>
+      http(h.gateway.baseUrl, 'POST', '/api/v1/payments/charge', { token: m.key, body, headers });
+
+    it('initialize then charge under one key: two independent payments (the charge is charged, the checkout stays open)', async () => {
+      const { merchant: m, email, code } = await customerWithSavedCard(h);
+      const key = { 'Idempotency-Key': 'order-77' };
+      const init = await initializePayment(h.gateway, m, { amount: 1000, email }, key);
+      const charged = await charge(m, { authorization_code: code, email, amount: 1000 }, key);
+      expect([init.status, charged.status]).toEqual([201, 201]);
+      expect(init.body.data).toMatchObject({ status: 'pending', authorization_url: expect.any(String) });
+      expect(charged.body.data).toMatchObject({ status: 'success', amount: 1000 });
+      expect(charged.body.data.reference).not.toBe(init.body.data.reference);
+      expect(await eventsFor(h, 'payment.success', charged.body.data.reference)).toBe(1);
+    });
+
+    it('charge then initialize under one key: two independent payments', async () => {
+      const { merchant: m, email, code } = await customerWithSavedCard(h);
+      const key = { 'Idempotency-Key': 'order-78' };
+      const charged = await charge(m, { authorization_code: code, email, amount: 1000 }, key);
+      const init = await initializePayment(h.gateway, m, { amount: 1000, email }, key);
+      expect([charged.status, init.status]).toEqual([201, 201]);
+      expect(charged.body.data.status).toBe('success');
+      expect(init.body.data).toMatchObject({ status: 'pending', authorization_url: expect.any(String) });
+      expect(init.body.data.reference).not.toBe(charged.body.data.reference);
+    });
+
+    it('the same key in test and in live mode, and for another developer: independent payments', async () => {
+      const m = await createMerchant(h.gateway, { identityVerified: true });
+      const live = await m.issueKey({ mode: 'live' });
+      const other = await createMerchant(h.gateway);
+      const key = { 'Idempotency-Key': 'order-79' };
+      const body = { amount: 1000, email: buyer() };
+      const results = [await initializePayment(h.gateway, m, body, key), await initializePayment(h.gateway, live, body, key), await initializePayment(h.gateway, other, body, key)];
+      expect(results.map((r) => [r.status, r.body.data.status])).toEqual(Array(3).fill([201, 'pending']));
+      expect(new Set(results.map((r) => r.body.data.reference)).size).toBe(3);
+      expect((await http(h.gateway.baseUrl, 'GET', `/api/v1/payments/${results[1].body.data.reference}`, { token: live.key })).status).toBe(200);
+      expect((await http(h.gateway.baseUrl, 'GET', `/api/v1/payments/${results[1].body.data.reference}`, { token: m.key })).status).toBe(404);
+    });
+  });
+
+  describe('a retry after a provider timeout (504, not stored) must repeat the same request', () => {
+    // Its own gateway with a 1 s provider timeout, so a hung provider call gives a 504 quickly.
+    let slow: PaymentsHarness;
+    let m: TestMerchant;
+    let email: string;
+    let code: string;
+    let otherCode: string;
+    let subaccount: string;
+    const inMinutes = (minutes: number) => new Date(slow.gateway.clock.now().getTime() + minutes * 60_000).toISOString();
+    const post = (path: string, body: Record<string, unknown>, key: string) =>
+      http(slow.gateway.baseUrl, 'POST', `/api/v1${path}`, { token: m.key, body, headers: { 'Idempotency-Key': key } });
+    /** The provider hangs on its next call (without processing it) until the gateway gives up. */
+    const hangNextProviderCall = () => slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1_500, timeoutMode: 'before_processing' });
+    const listed = async () => (await http(slow.gateway.baseUrl, 'GET', '/api/v1/payments?limit=100', { token: m.key })).body.data as Array<{ reference: string }>;
+
+    beforeAll(async () => {
+      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '1000' });
+      ({ merchant: m, email, code } = await customerWithSavedCard(slow));
+      // A second saved card of the same customer.
+      const init = await initializePayment(slow.gateway, m, { amount: 1000, email });
+      await http(slow.sim.url() as string, 'POST', `/sim/transactions/${init.body.data.reference}/complete`, { token: slow.secrets.test, body: { card: '4084084084084081' } });
+      otherCode = (await post('/payments/verify', { reference: init.body.data.reference }, 'verify-second-card')).body.data.authorization.authorization_code;
+      subaccount = (await post('/subaccounts', { business_name: 'Ada Ventures', bank_code: '058', account_number: '0123456789' }, 'sub-1')).body.data.code;
+      expect([code, otherCode, subaccount].every(Boolean)).toBe(true);
+      expect(otherCode).not.toBe(code);
+    });
+    afterAll(() => slow?.close());
+
+    const checkout = () => ({ amount: 1500, email, metadata: { order: 'o-1', lines: 2 }, splits: [{ subaccount, share: 0.25 }] });
+    it.each([
+      ['other splits', () => ({ ...checkout(), splits: [{ subaccount, share: 0.3 }] })],
+      ['no splits', () => ({ ...checkout(), splits: undefined })],
+      ['other metadata', () => ({ ...checkout(), metadata: { order: 'o-2', lines: 2 } })],
+      ['a callback_url', () => ({ ...checkout(), callback_url: 'https://shop.example.com/paid' })],
+      ['a saved card and charge_at', () => ({ ...checkout(), authorization_code: code, charge_at: inMinutes(10) })],
+    ])('initialize: the retry with %s is 422 idempotency_key_reused, and nothing else is created', async (_, changed) => {
+      const key = `init-${randomBytes(4).toString('hex')}`;
+      const before = (await listed()).length;
+      hangNextProviderCall();
+      const first = await post('/payments/initialize', checkout(), key);
+      expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+      const retry = await post('/payments/initialize', changed(), key);
+      expect([retry.status, retry.body.code]).toEqual([422, 'idempotency_key_reused']);
+      expect(retry.body.message).toMatch(/different payment/);
+      expect((await listed()).length).toBe(before + 1);
+    });
+
+    it('initialize: the same request again (keys in another order) resumes the same payment', async () => {
+      const key = `init-${randomBytes(4).toString('hex')}`;
+      hangNextProviderCall();
+      expect((await post('/payments/initialize', checkout(), key)).status).toBe(504);
+      const { metadata: _metadata, splits, ...rest } = checkout();
+      const retry = await post('/payments/initialize', { splits, metadata: { lines: 2, order: 'o-1' }, ...rest, email: email.toUpperCase() }, key);
+      expect(retry.status).toBe(201);
+      expect(retry.body.data).toMatchObject({ status: 'pending', authorization_url: expect.any(String) });
+      const payment = (await http(slow.gateway.baseUrl, 'GET', `/api/v1/payments/${retry.body.data.reference}`, { token: m.key })).body.data;
+      expect(payment).toMatchObject({ amount: 1500, metadata: { order: 'o-1', lines: 2 }, splits: [{ subaccount, share: 0.25 }] });
+    });
+
+    const repeat = () => ({ authorization_code: code, email, amount: 700, metadata: { cycle: 1 } });
+    it.each([
+      ['other metadata', () => ({ ...repeat(), metadata: { cycle: 2 } })],
+      ['splits', () => ({ ...repeat(), splits: [{ subaccount, share: 0.5 }] })],
+      ['another saved card', () => ({ ...repeat(), authorization_code: otherCode })],
+    ])('charge: the retry with %s is 422 idempotency_key_reused', async (_, changed) => {
+      const key = `charge-${randomBytes(4).toString('hex')}`;
+      hangNextProviderCall();
+      const first = await post('/payments/charge', repeat(), key);
+      expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+      const retry = await post('/payments/charge', changed(), key);
+      expect([retry.status, retry.body.code]).toEqual([422, 'idempotency_key_reused']);
+    });
+
+    it('charge: the same request after the timeout charges the first payment, once', async () => {
+      const key = `charge-${randomBytes(4).toString('hex')}`;
+      hangNextProviderCall();
+      expect((await post('/payments/charge', repeat(), key)).status).toBe(504);
+      const retry = await post('/payments/charge', repeat(), key);
+      expect([retry.status, retry.body.data.status]).toEqual([201, 'success']);
+      expect(await eventsFor(slow, 'payment.success', retry.body.data.reference)).toBe(1);
+    });
   });
 });

@@ -1,6 +1,10 @@
 import { Amount } from '@gateway/platform';
 import { DevelopersService } from '@gateway/domain/developers';
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
+import { PaymentProvider } from '@gateway/provider';
+import { signCallbackBody } from '@gateway/provider-sim';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
@@ -99,6 +103,14 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       }
     });
 
+    it('refuses a bad charge_at with invalid_charge_at even without authorization_code: the date itself is the problem', async () => {
+      const now = h.gateway.clock.now().getTime();
+      for (const at of [new Date(now - 1000).toISOString(), new Date(now + 30_000).toISOString(), '2099-01-01T00:00:00+01:00']) {
+        const res = await initializePayment(h.gateway, merchant, { amount: 1000, email: 'a@example.com', charge_at: at });
+        expect([at, res.status, res.body.code]).toEqual([at, 400, 'invalid_charge_at']);
+      }
+    });
+
     it('creates nothing when it refuses', async () => {
       const email = buyer();
       await initializePayment(h.gateway, merchant, { amount: 1000, email, currency: 'EUR' });
@@ -187,6 +199,29 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       const sub = await api('POST', '/subaccounts', { business_name: 'Other', bank_code: '058', account_number: '0123456780' }, other);
       const res = await initializePayment(h.gateway, merchant, { amount: 1000, email: buyer(), splits: [{ subaccount: sub.body.data.code, share: 0.5 }] });
       expect([res.status, res.body.code, Object.keys(res.body.errors)]).toEqual([400, 'validation_error', ['splits.0.subaccount']]);
+    });
+  });
+
+  describe('request validation of verify and lists', () => {
+    it.each([
+      ['no reference', {}],
+      ['an empty reference', { reference: '' }],
+      ['a reference that is not a string', { reference: 42 }],
+    ])('refuses a verify with %s: 400 validation_error naming reference', async (_, body) => {
+      const res = await api('POST', '/payments/verify', body);
+      expect([res.status, res.body.code, Object.keys(res.body.errors ?? {})]).toEqual([400, 'validation_error', ['reference']]);
+    });
+
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=2.5', 'limit'],
+      ['cursor=not-a-cursor', 'cursor'],
+      [`cursor=${Buffer.from('2024-01-01T00:00:00.000Z|x').toString('base64url')}`, 'cursor'],
+    ])('refuses GET /payments?%s: 400 validation_error naming it', async (query, field) => {
+      const res = await api('GET', `/payments?${query}`);
+      expect([res.status, res.body.code, Object.keys(res.body.errors ?? {})]).toEqual([400, 'validation_error', [field]]);
     });
   });
 
@@ -292,6 +327,89 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       const got = (await api('GET', `/payments/${init.body.data.reference}`, undefined, m)).body.data;
       // 2,500 − 10 − (37.50 + 100)
       expect(got).toMatchObject({ status: 'success', net_amount: 2352.5 });
+    });
+  });
+
+  describe('provider callbacks are processed once', () => {
+    /** Pays a checkout at the provider without its own callback, and returns the charge.success callback Paystack would send. */
+    const paidWithoutCallback = async (m: TestMerchant, amount: number) => {
+      const reference = (await initializePayment(h.gateway, m, { amount, email: buyer() })).body.data.reference as string;
+      h.sim.setWebhookUrl(undefined);
+      try {
+        await http(h.sim.url() as string, 'POST', `/sim/transactions/${reference}/complete`, { token: h.secrets.test, body: {} });
+      } finally {
+        h.sim.setWebhookUrl(`${h.gateway.baseUrl}/api/provider/webhooks`);
+      }
+      const wire = await http(h.sim.url() as string, 'GET', `/transaction/verify/${reference}`, { token: h.secrets.test });
+      const rawBody = JSON.stringify({ event: 'charge.success', data: wire.body.data });
+      return { reference, rawBody, signature: signCallbackBody(rawBody, h.secrets.test) };
+    };
+    const deliver = (callback: { rawBody: string; signature: string }) =>
+      http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody: callback.rawBody, headers: { 'x-paystack-signature': callback.signature } });
+    /** Counts the gateway's provider verifies of one reference; each takes 300 ms so deliveries overlap. */
+    const countVerifies = (reference: string) => {
+      const provider = h.gateway.app.get(PaymentProvider, { strict: false });
+      const original = provider.verifyTransaction.bind(provider);
+      const calls: string[] = [];
+      const spy = jest.spyOn(provider, 'verifyTransaction').mockImplementation(async (mode, ref) => {
+        if (ref === reference) {
+          calls.push(ref);
+          await sleep(300);
+        }
+        return original(mode, ref);
+      });
+      return { calls, restore: () => spy.mockRestore() };
+    };
+
+    it('processes two identical deliveries arriving together once; a later redelivery changes nothing', async () => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 2000);
+      const verifies = countVerifies(callback.reference);
+      try {
+        const together = await Promise.all([deliver(callback), deliver(callback), deliver(callback)]);
+        // The one that claimed it answers 200 once processed; the others are told to come back (503) or that it is done.
+        expect(together.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+        expect(together.every((r) => r.status === 200 || (r.status === 503 && r.body.code === 'service_unavailable'))).toBe(true);
+        expect(verifies.calls).toHaveLength(1);
+        expect((await deliver(callback)).status).toBe(200);
+        expect(verifies.calls).toHaveLength(1);
+      } finally {
+        verifies.restore();
+      }
+      // 2,000 − 10 − (30 + 0)
+      expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data).toMatchObject({ status: 'success', net_amount: 1960 });
+      expect((await balance(m)).available_balance).toBe(1960);
+      expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+    });
+
+    it('processes a delivery again when its first processing failed (the provider was down)', async () => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 1500);
+      h.sim.setKnobs({ failNext: 1 });
+      const failed = await deliver(callback);
+      expect([failed.status, failed.body.code]).toEqual([502, 'provider_error']);
+      expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data.status).toBe('pending');
+      const redelivered = await deliver(callback);
+      expect(redelivered.status).toBe(200);
+      expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data.status).toBe('success');
+      expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+    });
+
+    it('takes over the claim of a delivery whose processing died (a crashed instance), once the claim is stale', async () => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 1200);
+      const digest = createHash('sha256').update(callback.rawBody).digest('hex');
+      const db = h.gateway.app.get(DataSource);
+      // An instance claimed it just now and is still working on it: come back later.
+      await db.query(`INSERT INTO provider_events (digest, mode, event, received_at) VALUES ($1, 'test', 'charge.success', $2)`, [digest, h.gateway.clock.now()]);
+      const busy = await deliver(callback);
+      expect([busy.status, busy.body.code]).toEqual([503, 'service_unavailable']);
+      expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data.status).toBe('pending');
+      // That instance died: ten minutes later its claim is stale and the redelivery is processed.
+      await db.query(`UPDATE provider_events SET received_at = $2 WHERE digest = $1`, [digest, new Date(h.gateway.clock.now().getTime() - 10 * 60_000)]);
+      expect((await deliver(callback)).status).toBe(200);
+      expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data.status).toBe('success');
+      expect((await db.query(`SELECT processed_at FROM provider_events WHERE digest = $1`, [digest]))[0].processed_at).not.toBeNull();
     });
   });
 

@@ -1,3 +1,4 @@
+import { RefundsService } from '@gateway/domain/payments';
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
@@ -20,7 +21,9 @@ describe('refunds', () => {
   }
 
   beforeAll(async () => {
-    h = await startPaymentsHarness();
+    // A short provider timeout, so the timeout tests below are quick. One simulator for the whole
+    // file: two would hand out the same provider refund ids, which callbacks are matched by.
+    h = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '1000' });
   });
   afterAll(async () => {
     await h?.close();
@@ -110,5 +113,133 @@ describe('refunds', () => {
       const refused = await api(merchant, 'POST', '/refunds', body);
       expect([refused.status, refused.body.code, Object.keys(refused.body.errors)]).toEqual([400, 'validation_error', [field]]);
     }
+  });
+  it('a refund the provider refuses becomes failed: the debit is reversed by a credit and amount_refunded restored', async () => {
+    const { merchant, references } = await merchantWithPayments(10000, 10000);
+    // Refunded at the provider behind the gateway's back: the provider refuses another refund.
+    const direct = await http(h.sim.url() as string, 'POST', '/refund', { token: h.secrets.test, body: { transaction: references[0] } });
+    expect(direct.status).toBe(200);
+    await h.sim.idle();
+
+    const res = await api(merchant, 'POST', '/refunds', { payment_reference: references[0], amount: 4000 });
+    expect([res.status, res.body.data.status, res.body.data.amount]).toEqual([201, 'failed', 4000]);
+    expect((await api(merchant, 'GET', `/refunds/${res.body.data.reference}`)).body.data.status).toBe('failed');
+    expect(await available(merchant)).toBe(19480);
+    expect((await api(merchant, 'GET', `/payments/${references[0]}`)).body.data.amount_refunded).toBe(0);
+    const entries = (await api(merchant, 'GET', '/wallet/ledger?limit=100')).body.data.filter((e: { reference: string }) => e.reference === res.body.data.reference);
+    expect(entries.map((e: { type: string; amount: number }) => [e.type, e.amount]).sort()).toEqual([
+      ['credit', 4000],
+      ['debit', 4000],
+    ]);
+    await h.sim.idle();
+    expect(await events('refund.completed', res.body.data.reference)).toBe(0);
+  });
+
+  it("answers the other mode's key like a missing refund, in both directions", async () => {
+    // Identity verified, so its live key is accepted and every 404 is about the mode.
+    const merchant = await createMerchant(h.gateway, { identityVerified: true });
+    const live = await merchant.issueKey({ mode: 'live' });
+    const init = await initializePayment(h.gateway, live, { amount: 10000, email: buyer() });
+    await http(h.sim.url() as string, 'POST', `/sim/transactions/${init.body.data.reference}/complete`, { token: h.secrets.live, body: {} });
+    expect((await api(live, 'POST', '/payments/verify', { reference: init.body.data.reference })).body.data.status).toBe('success');
+    const liveRefund = await api(live, 'POST', '/refunds', { payment_reference: init.body.data.reference, amount: 100 });
+    expect(liveRefund.status).toBe(201);
+    const testPayment = (await paidPayment(h.gateway, merchant, { amount: 10000, email: buyer() })).body.data.reference;
+    const testRefund = await api(merchant, 'POST', '/refunds', { payment_reference: testPayment, amount: 100 });
+    expect(testRefund.status).toBe(201);
+
+    for (const [key, refund, payment] of [
+      [merchant, liveRefund.body.data.reference, init.body.data.reference],
+      [live, testRefund.body.data.reference, testPayment],
+    ] as const) {
+      const hidden = await api(key, 'GET', `/refunds/${refund}`);
+      expect([hidden.status, hidden.body.code]).toEqual([404, 'refund_not_found']);
+      const foreign = await api(key, 'POST', '/refunds', { payment_reference: payment, amount: 100 });
+      expect([foreign.status, foreign.body.code]).toEqual([404, 'payment_not_found']);
+      expect((await api(key, 'GET', `/refunds?payment=${payment}`)).body.data).toHaveLength(0);
+    }
+    expect((await api(live, 'GET', '/refunds')).body.data.map((r: { reference: string }) => r.reference)).toEqual([liveRefund.body.data.reference]);
+  });
+
+  describe('when the provider does not answer in time', () => {
+    // Past the gateway's 1 s provider timeout.
+    const hangMs = 1500;
+    async function paid(amount: number): Promise<{ merchant: TestMerchant; reference: string }> {
+      const { merchant, references } = await merchantWithPayments(amount);
+      return { merchant, reference: references[0] };
+    }
+
+    it('answers 504 and keeps the refund pending with its debit; the same key resumes it, once', async () => {
+      const { merchant, reference } = await paid(10000);
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
+      const body = { payment_reference: reference, amount: 3000, reason: 'damaged' };
+      const headers = { 'Idempotency-Key': 'refund-timeout-1' };
+      const first = await api(merchant, 'POST', '/refunds', body, headers);
+      expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
+      const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
+      expect(pending).toMatchObject({ status: 'pending', amount: 3000 });
+      expect(await available(merchant)).toBe(9740 - 3000);
+
+      const retry = await api(merchant, 'POST', '/refunds', body, headers);
+      expect([retry.status, retry.body.data.reference]).toEqual([201, pending.reference]);
+      await h.sim.idle();
+      expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('processed');
+      expect(await events('refund.completed', pending.reference)).toBe(1);
+      expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(3000);
+      expect(await available(merchant)).toBe(9740 - 3000);
+    });
+
+    it('refuses the same key with another amount or reason (422 idempotency_key_reused)', async () => {
+      const { merchant, reference } = await paid(10000);
+      for (const [key, changed] of [
+        ['refund-changed-amount', { amount: 2999 }],
+        ['refund-changed-reason', { reason: 'other' }],
+        ['refund-amount-omitted', { amount: undefined }],
+      ] as const) {
+        const body = { payment_reference: reference, amount: 1000, reason: 'damaged' };
+        h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
+        const first = await api(merchant, 'POST', '/refunds', body, { 'Idempotency-Key': key });
+        expect([key, first.status]).toEqual([key, 504]);
+        // A 5xx is not stored, so this reaches the refund service, which knows the key.
+        const reused = await api(merchant, 'POST', '/refunds', { ...body, ...changed }, { 'Idempotency-Key': key });
+        expect([key, reused.status, reused.body.code]).toEqual([key, 422, 'idempotency_key_reused']);
+      }
+      expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(3000);
+    });
+
+    it('is resubmitted by the scheduler scan when nobody retries, and confirmed', async () => {
+      const { merchant, reference } = await paid(10000);
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
+      const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 500 });
+      expect(first.status).toBe(504);
+      const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
+      const refunds = h.gateway.app.get(RefundsService, { strict: false });
+      // Too recent: a request may still be submitting it.
+      expect(await refunds.resubmitUnaccepted()).toBe(0);
+      const start = h.gateway.clock.now();
+      try {
+        h.gateway.clock.advance(10 * 60_000);
+        expect(await refunds.resubmitUnaccepted()).toBeGreaterThanOrEqual(1);
+      } finally {
+        h.gateway.clock.set(start);
+      }
+      await h.sim.idle();
+      expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('processed');
+      expect(await events('refund.completed', pending.reference)).toBe(1);
+    });
+
+    it("is confirmed by the provider's callback although its provider id was never stored", async () => {
+      const { merchant, reference } = await paid(10000);
+      // The provider makes the refund but answers after the gateway gave up: we never learn its id.
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'after_processing' });
+      const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 700 });
+      expect(first.status).toBe(504);
+      const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
+      await new Promise((r) => setTimeout(r, hangMs + 100));
+      await h.sim.idle();
+      expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('processed');
+      expect(await events('refund.completed', pending.reference)).toBe(1);
+      expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(700);
+    });
   });
 });

@@ -2,7 +2,8 @@ import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { customerWithSavedCard, eventsFor, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { customerWithSavedCard, eventsFor, initializePayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { type SchedulerProcess, startScheduler } from './support/scheduler-process';
 
 describe('scheduled charges of saved cards', () => {
   let h: PaymentsHarness;
@@ -56,6 +57,31 @@ describe('scheduled charges of saved cards', () => {
     expect(ledger).toHaveLength(1);
   });
 
+  it('charges a due payment once with two real scheduler processes running the every-minute scan', async () => {
+    const { merchant, email, code } = await customerWithSavedCard(h);
+    const ref = (await initializePayment(h.gateway, merchant, { amount: 2500, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+    // The schedulers run on the real clock: make the payment due now, as if its two minutes had passed.
+    await h.gateway.app.get(DataSource).query(`UPDATE payments SET charge_at = now() - interval '1 second' WHERE reference = $1`, [ref]);
+    const env = schedulerEnvFor(h);
+    const schedulers: SchedulerProcess[] = await Promise.all([startScheduler(env), startScheduler(env)]);
+    try {
+      const deadline = Date.now() + 75_000; // the scan runs at second 0 of every minute
+      let status = 'scheduled';
+      while (status !== 'success' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        status = (await api(merchant, 'GET', `/payments/${ref}`)).body.data.status;
+      }
+      expect(status).toBe('success');
+      // Both schedulers have had their tick by now; give a second, slower claim time to show up.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const credits = (await api(merchant, 'GET', '/wallet/ledger?type=credit')).body.data.filter((e: { reference: string }) => e.reference === ref);
+      expect(credits).toHaveLength(1);
+      expect(await events('payment.success', ref)).toBe(1);
+    } finally {
+      await Promise.all(schedulers.map((s) => s.stop()));
+    }
+  }, 150_000);
+
   it('ends a cancel racing the trigger as exactly one of the two', async () => {
     for (let i = 0; i < 5; i++) {
       const { merchant, email, code } = await customerWithSavedCard(h);
@@ -104,6 +130,66 @@ describe('scheduled charges of saved cards', () => {
     expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('success');
     expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(20) })).body.data.affected).toBe(0);
     expect(await events('payment.success', ref)).toBe(1);
+  });
+
+  describe('a triggered charge whose outcome the scheduler did not record (it died after the provider charged)', () => {
+    /** The scheduler claimed the payment at its due time and charged the card at the provider, then died. */
+    async function chargedByDeadScheduler(reference: string, options: { callback: boolean }): Promise<void> {
+      const db = h.gateway.app.get(DataSource);
+      await db.query(`UPDATE payments SET triggered_at = $2 WHERE reference = $1`, [reference, inMinutes(2)]);
+      const [row] = await db.query(
+        `SELECT a.provider_authorization_code AS code, p.email, p.amount FROM payments p JOIN payment_authorizations a ON a.id = p.authorization_id WHERE p.reference = $1`,
+        [reference],
+      );
+      if (!options.callback) h.sim.setWebhookUrl(undefined);
+      try {
+        const charged = await http(h.sim.url() as string, 'POST', '/transaction/charge_authorization', {
+          token: h.secrets.test,
+          body: { authorization_code: row.code, email: row.email, amount: Number(String(row.amount).replace('.', '')), reference },
+        });
+        expect(charged.body.data.status).toBe('success');
+        await h.sim.idle();
+      } finally {
+        h.sim.setWebhookUrl(`${h.gateway.baseUrl}/api/provider/webhooks`);
+      }
+    }
+
+    it("is settled by the provider's charge callback, crediting once", async () => {
+      const { merchant, email, code } = await customerWithSavedCard(h);
+      const before = await available(merchant);
+      const ref = (await initializePayment(h.gateway, merchant, { amount: 3000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+      await chargedByDeadScheduler(ref, { callback: true });
+      expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'success', net_amount: 2845 });
+      expect(await available(merchant)).toBeCloseTo(before + 2845, 2);
+      // The stale claim is not charged again, and a verify changes nothing.
+      expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(20) })).body.data.affected).toBe(0);
+      expect((await api(merchant, 'POST', '/payments/verify', { reference: ref })).body.data.status).toBe('success');
+      expect(await events('payment.success', ref)).toBe(1);
+      expect(await available(merchant)).toBeCloseTo(before + 2845, 2);
+    });
+
+    it('is settled by verify (no callback came), crediting once; an untriggered schedule is not asked about', async () => {
+      const { merchant, email, code } = await customerWithSavedCard(h);
+      const ref = (await initializePayment(h.gateway, merchant, { amount: 2000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+      expect((await api(merchant, 'POST', '/payments/verify', { reference: ref })).body.data.status).toBe('scheduled');
+      await chargedByDeadScheduler(ref, { callback: false });
+      expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('scheduled');
+      const verified = await Promise.all([1, 2, 3].map(() => api(merchant, 'POST', '/payments/verify', { reference: ref })));
+      expect(verified.map((v) => v.body.data.status)).toEqual(['success', 'success', 'success']);
+      expect(await events('payment.success', ref)).toBe(1);
+    });
+
+    it('is settled when the stale claim is taken over: the provider refuses the reused reference, the charge is looked up, not repeated', async () => {
+      const { merchant, email, code } = await customerWithSavedCard(h);
+      const before = await available(merchant);
+      const ref = (await initializePayment(h.gateway, merchant, { amount: 4000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
+      await chargedByDeadScheduler(ref, { callback: false });
+      expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(8) })).body.data.affected).toBe(1);
+      // 4,000 − 10 − (60 + 100)
+      expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'success', net_amount: 3830 });
+      expect(await available(merchant)).toBeCloseTo(before + 3830, 2);
+      expect(await events('payment.success', ref)).toBe(1);
+    });
   });
 
   it('scans only the calling developer and mode from the sandbox', async () => {

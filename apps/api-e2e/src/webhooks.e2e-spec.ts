@@ -1,10 +1,14 @@
-import { verifySignatureHeader } from '@gateway/domain/webhooks';
+import { verifySignatureHeader, WebhookResolver } from '@gateway/domain/webhooks';
 import { randomBytes } from 'node:crypto';
 import { type TestGateway, startGateway } from './support/gateway';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
 import { type SchedulerProcess, startScheduler } from './support/scheduler-process';
 import { WebhookReceiver } from './support/webhook-receiver';
+
+/** Addresses the spied resolver answers: the public one is only ever checked at registration, never connected to. */
+const PUBLIC = { address: '93.184.215.14', family: 4 };
+const LOOPBACK = { address: '127.0.0.1', family: 4 };
 
 jest.setTimeout(90_000);
 
@@ -71,7 +75,7 @@ describe('webhooks', () => {
     const started = Date.now();
     const customer = (await createCustomer()).body.data;
     await receiver.waitFor(before + 2);
-    expect(Date.now() - started).toBeLessThan(1500);
+    expect(Date.now() - started).toBeLessThan(1000);
     const mine = receiver.received.slice(before);
     expect(mine).toHaveLength(2);
     const now = Math.floor(Date.now() / 1000);
@@ -126,6 +130,147 @@ describe('webhooks', () => {
     expect((await api('POST', `/webhooks/logs/${logs.body.data[0].log_id}/retry/`, undefined, other.key)).body.code).toBe('webhook_log_not_found');
   });
 
+  it('lists endpoints newest first with a cursor, and PATCH changes url and events (deliveries follow)', async () => {
+    const own = await createMerchant(gateway);
+    const created: Array<{ id: string; secret: string }> = [];
+    for (const suffix of ['a', 'b', 'c']) {
+      created.push((await api('POST', '/webhooks/', { url: `${url}?list-${suffix}`, events: ['payment.success'], webhook_version: 'v1' }, own.key)).body.data);
+      gateway.clock.advance(1000); // distinct created_at, so "newest first" is observable
+    }
+    const page = await api('GET', '/webhooks/?limit=2', undefined, own.key);
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((w: { id: string }) => w.id)).toEqual([created[2].id, created[1].id]);
+    expect(page.body.meta).toMatchObject({ has_more: true, limit: 2, next_cursor: expect.any(String) });
+    for (const hook of created) expect(page.text).not.toContain(hook.secret);
+    const rest = await api('GET', `/webhooks/?limit=2&cursor=${page.body.meta.next_cursor}`, undefined, own.key);
+    expect(rest.body.data.map((w: { id: string }) => w.id)).toEqual([created[0].id]);
+    expect(rest.body.meta).toMatchObject({ has_more: false, next_cursor: null });
+
+    const patched = await api('PATCH', `/webhooks/${created[0].id}/`, { url: `${url}?patched`, events: ['customer.created', 'payment.success'] }, own.key);
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ id: created[0].id, url: `${url}?patched`, events: ['customer.created', 'payment.success'], webhook_version: 'v1' });
+    expect(patched.body.data.secret).toBeUndefined();
+    expect((await api('GET', `/webhooks/${created[0].id}/`, undefined, own.key)).body.data).toMatchObject({ url: `${url}?patched`, events: ['customer.created', 'payment.success'] });
+    expect((await api('PATCH', `/webhooks/${created[0].id}/`, { events: ['payment.exploded'] }, own.key)).body).toMatchObject({ code: 'validation_error', errors: { events: [expect.any(String)] } });
+    expect((await api('PATCH', `/webhooks/${created[0].id}/`, { events: [] }, own.key)).body.code).toBe('validation_error');
+
+    // The patched endpoint now receives customer.created at its new URL, with its unchanged secret.
+    const before = receiver.received.length;
+    await createCustomer(own.key);
+    for (let i = 0; i < 100 && !receiver.received.slice(before).some((h) => h.url.endsWith('?patched')); i++) await new Promise((r) => setTimeout(r, 50));
+    const hook = receiver.received.slice(before).find((h) => h.url.endsWith('?patched'));
+    expect(hook).toBeDefined();
+    expect(verifySignatureHeader(created[0].secret, String(hook?.headers['x-gateway-signature']), hook?.body ?? '', Math.floor(Date.now() / 1000))).toBe(true);
+    expect(receiver.received.slice(before).filter((h) => h.url.includes('?list-'))).toHaveLength(0);
+  });
+
+  it('lets webhooks:manage read (list, get, logs) as webhooks:read does; webhooks:read cannot change anything', async () => {
+    const hook = (await api('POST', '/webhooks/', { url: `${url}?scopes`, events: ['payment.success'], webhook_version: 'v1' })).body.data;
+    const manage = (await merchant.issueKey({ scopes: ['webhooks:manage'] })).key;
+    const read = (await merchant.issueKey({ scopes: ['webhooks:read'] })).key;
+    const other = (await merchant.issueKey({ scopes: ['customers:read'] })).key;
+    for (const path of ['/webhooks/', `/webhooks/${hook.id}/`, `/webhooks/${hook.id}/logs/`]) {
+      expect([path, (await api('GET', path, undefined, manage)).status]).toEqual([path, 200]);
+      expect([path, (await api('GET', path, undefined, read)).status]).toEqual([path, 200]);
+      const refused = await api('GET', path, undefined, other);
+      expect([path, refused.status, refused.body.code]).toEqual([path, 403, 'insufficient_scope']);
+    }
+    const patch = await api('PATCH', `/webhooks/${hook.id}/`, { events: ['customer.created'] }, read);
+    expect([patch.status, patch.body.code]).toEqual([403, 'insufficient_scope']);
+    expect((await api('POST', '/webhooks/test/', { webhook_id: hook.id }, read)).status).toBe(403);
+    expect((await api('DELETE', `/webhooks/${hook.id}/`, undefined, manage)).status).toBe(200);
+  });
+
+  describe('in live mode, with a resolver the test controls (no real DNS, no traffic beyond 127.0.0.1)', () => {
+    let live: string;
+    let rebound: boolean;
+    let spy: jest.SpyInstance;
+    beforeAll(async () => {
+      live = (await merchant.issueKey({ mode: 'live' })).key;
+      const resolver = gateway.app.get(WebhookResolver);
+      const original = resolver.resolve.bind(resolver);
+      // hooks.gateway.test: a public address (registration only). rebind.gateway.test: public at
+      // registration, loopback afterwards (DNS rebinding). Live endpoints below subscribe only to
+      // payment.failed, which nothing here emits, so the scheduler never tries them.
+      spy = jest.spyOn(resolver, 'resolve').mockImplementation(async (hostname: string) => {
+        if (hostname === 'hooks.gateway.test') return [PUBLIC];
+        if (hostname !== 'rebind.gateway.test') return original(hostname);
+        const first = !rebound;
+        rebound = true;
+        return [first ? PUBLIC : LOOPBACK];
+      });
+    });
+    afterAll(() => spy.mockRestore());
+
+    it.each(['https://127.0.0.1/h', 'https://localhost/h', 'https://10.0.0.1/h', 'https://169.254.169.254/h', 'https://[::1]/h', 'http://hooks.gateway.test/h'])('refuses a PATCH of the url to %s', async (target) => {
+      const hook = (await api('POST', '/webhooks/', { url: 'https://hooks.gateway.test/h', events: ['payment.failed'], webhook_version: 'v1' }, live)).body.data;
+      expect(hook.url).toBe('https://hooks.gateway.test/h');
+      const res = await api('PATCH', `/webhooks/${hook.id}/`, { url: target }, live);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_error', errors: { url: [expect.any(String)] } });
+      expect((await api('GET', `/webhooks/${hook.id}/`, undefined, live)).body.data.url).toBe('https://hooks.gateway.test/h');
+      await api('DELETE', `/webhooks/${hook.id}/`, undefined, live);
+    });
+
+    it('refuses at connect time a host that passed registration but now resolves to loopback, without connecting, and logs why', async () => {
+      rebound = false;
+      const target = `https://rebind.gateway.test:${receiver.port}/hooks`;
+      const created = await api('POST', '/webhooks/', { url: target, events: ['payment.failed'], webhook_version: 'v1' }, live);
+      expect(created.status).toBe(201);
+      const connections = receiver.connections;
+      const sent = await api('POST', '/webhooks/test/', { webhook_id: created.body.data.id }, live);
+      expect(sent.status).toBe(200);
+      expect(sent.body.data).toMatchObject({ success: false, status_code: null });
+      expect(receiver.connections).toBe(connections);
+      const logs = await api('GET', `/webhooks/${created.body.data.id}/logs/`, undefined, live);
+      expect(logs.body.data[0]).toMatchObject({ trigger: 'test', success: false, status_code: null, error: 'url must not point to a private, loopback, link-local or reserved address' });
+      await api('DELETE', `/webhooks/${created.body.data.id}/`, undefined, live);
+    });
+  });
+
+  it('answers 409 conflict to a manual retry while an automatic attempt of the same delivery is in flight; attempts are numbered once each', async () => {
+    const hook = (await api('POST', '/webhooks/', { url: `${url}?race`, events: ['customer.created'], webhook_version: 'v1' })).body.data;
+    let release: (status: number) => void = () => undefined;
+    let raceRequests = 0;
+    receiver.respond = (h) => {
+      if (!h.url.endsWith('?race')) return 200;
+      raceRequests += 1;
+      return raceRequests === 1 ? 500 : new Promise<number>((resolve) => (release = resolve));
+    };
+    try {
+      await createCustomer();
+      const firstLog = async () => {
+        for (let i = 0; i < 100; i++) {
+          const logs = (await api('GET', `/webhooks/${hook.id}/logs/`)).body.data;
+          if (logs.length) return logs[0];
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error('the first attempt was never logged');
+      };
+      const first = await firstLog();
+      // The second automatic attempt (1 s later) is held by the receiver: retry now.
+      for (let i = 0; i < 100 && raceRequests < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(raceRequests).toBe(2);
+      const refused = await api('POST', `/webhooks/logs/${first.log_id}/retry/`);
+      expect([refused.status, refused.body.code]).toEqual([409, 'conflict']);
+      expect(raceRequests).toBe(2);
+      release(200);
+      for (let i = 0; i < 100 && (await api('GET', `/webhooks/${hook.id}/logs/`)).body.data.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+
+      receiver.respond = () => 200;
+      const retried = await api('POST', `/webhooks/logs/${first.log_id}/retry/`);
+      expect(retried.body.data).toMatchObject({ success: true, status_code: 200 });
+      const logs = (await api('GET', `/webhooks/${hook.id}/logs/`)).body.data as Array<{ attempt: number; trigger: string; success: boolean }>;
+      expect(logs.map((l) => [l.attempt, l.trigger, l.success]).sort()).toEqual([
+        [1, 'automatic', false],
+        [2, 'automatic', true],
+        [3, 'manual', true],
+      ]);
+    } finally {
+      receiver.respond = () => 200;
+    }
+  });
+
   it('sends a signed test event and answers status and latency only', async () => {
     const hook = (await api('POST', '/webhooks/', { url: `${url}?test`, events: ['customer.created'], webhook_version: 'v2' })).body.data;
     receiver.respond = () => 202;
@@ -153,6 +298,22 @@ describe('webhooks', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(verifySignatureHeader(hook.secret, header, sent?.body ?? '', now)).toBe(true);
     expect(verifySignatureHeader(rotated.body.data.secret, header, sent?.body ?? '', now)).toBe(true);
+
+    // Once the grace period is over (24 h by default), only the new secret signs: one v1=.
+    const graceEnds = new Date(rotated.body.data.previous_secret_expires_at).getTime();
+    const saved = gateway.clock.now();
+    gateway.clock.set(new Date(graceEnds + 1000));
+    try {
+      expect((await api('POST', '/webhooks/test/', { webhook_id: hook.id })).body.data.success).toBe(true);
+      const after = receiver.received.at(-1);
+      const single = String(after?.headers['x-gateway-signature']);
+      expect(single.match(/v1=/g)).toHaveLength(1);
+      const then = Math.floor((graceEnds + 1000) / 1000);
+      expect(verifySignatureHeader(rotated.body.data.secret, single, after?.body ?? '', then)).toBe(true);
+      expect(verifySignatureHeader(hook.secret, single, after?.body ?? '', then)).toBe(false);
+    } finally {
+      gateway.clock.set(saved);
+    }
   });
 
   it('re-delivers (same event id) when the worker is killed with SIGKILL between sending and recording', async () => {

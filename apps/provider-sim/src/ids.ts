@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -20,10 +20,12 @@ export function randomToken(length: number): string {
 
 /**
  * Numeric ids and Paystack-style codes. Numeric ids are global to one
- * simulator instance (not per account) so an id never means two things.
+ * simulator instance (not per account) so an id never means two things. They start at a
+ * random point, as a real provider's ids do not restart at 1: several simulators serving one
+ * gateway database (parallel test files) then never hand out the same refund or transfer id.
  */
 export class IdGenerator {
-  private nextNumericId = 1_000_001;
+  private nextNumericId = 1_000_000_000 + randomInt(0, 2 ** 40);
   private nextDedicatedAccountNumber = 9_100_000_001;
 
   numericId(): number {

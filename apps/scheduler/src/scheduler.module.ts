@@ -6,6 +6,7 @@ import { AbandonedPaymentsModule } from './jobs/abandoned-payments/abandoned-pay
 import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-purge.module';
 import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-intent-expiry.module';
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
+import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 import { WebhookDeliveryModule } from './jobs/webhook-delivery/webhook-delivery.module';
@@ -40,6 +41,7 @@ export class SchedulerModule {
         AbandonedPaymentsModule,
         ScheduledChargesModule,
         PaymentIntentExpiryModule,
+        RefundResubmissionModule,
         WebhookDeliveryModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

@@ -34,17 +34,17 @@ def verify(header, payload, secret, now=None):
         return False
     pairs = [part.strip().split("=", 1) for part in header.split(",") if "=" in part]
     timestamps = [value for key, value in pairs if key == "t"]
-    try:
-        timestamp = int(timestamps[0])
-    except (IndexError, ValueError):
+    if not timestamps or not (timestamps[0].isascii() and timestamps[0].isdigit()):
         return False
+    timestamp = int(timestamps[0])
     now = int(time.time()) if now is None else now
     if abs(now - timestamp) > TOLERANCE_SECONDS:
         return False
     body = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    expected = hmac.new(secret.encode(), f"{timestamp}.{body}".encode(), hashlib.sha256).hexdigest()
-    # During a secret rotation the header carries two v1= values (new and previous secret).
-    return any(hmac.compare_digest(value, expected) for key, value in pairs if key == "v1")
+    expected = hmac.new(secret.encode(), f"{timestamp}.{body}".encode(), hashlib.sha256).hexdigest().encode()
+    # Compare bytes: compare_digest raises TypeError on a str with non-ASCII characters, which a
+    # forged header may carry. During a secret rotation the header carries two v1= values.
+    return any(hmac.compare_digest(value.encode(), expected) for key, value in pairs if key == "v1")
 
 
 def handle(event):

@@ -45,6 +45,27 @@ describe('PaystackHttpProvider: transport failures map to the gateway error code
     expect(transaction?.amount.toString()).toBe('1000.00');
   });
 
+  it('a charge processed but answered late: the retry is refused as a duplicate by the provider, and answers the first charge', async () => {
+    const provider = adapterFor(baseUrl, 300);
+    const reference = uniqueReference('pay');
+    const checkout = await initialize(provider, reference);
+    const paid = await fetch(`${checkout.authorizationUrl}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ card: '4084084084084081' }).toString(),
+      redirect: 'manual',
+    });
+    await paid.text();
+    const authorizationCode = (await provider.verifyTransaction('test', reference))?.authorization?.code as string;
+    const charge = { reference: uniqueReference('chg'), authorizationCode, email: 'ada@example.com', amount: ngn('700.00'), currency: 'NGN' as const };
+
+    sim.setKnobs({ timeoutNext: 1, timeoutMode: 'after_processing' });
+    await expect(provider.chargeAuthorization('test', charge)).rejects.toMatchObject({ code: 'gateway_timeout' });
+    const retry = await provider.chargeAuthorization('test', charge);
+    expect(retry).toMatchObject({ reference: charge.reference, status: 'success' });
+    expect(retry.amount.toString()).toBe('700.00');
+  });
+
   it('a 5xx (fail_next) → provider_error, and the next call goes through', async () => {
     const provider = adapterFor(baseUrl);
     sim.setKnobs({ failNext: 1 });

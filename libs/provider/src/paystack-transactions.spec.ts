@@ -121,8 +121,18 @@ describe('PaystackHttpProvider: checkout transactions and saved-card charges (ov
       const charged = await provider.chargeAuthorization('test', input);
       expect(charged).toMatchObject({ reference: input.reference, status: 'success', gatewayResponse: 'Approved' });
       expect(charged.fee?.toString()).toBe('30.00');
+      // Paystack refuses the reused reference ("Duplicate Transaction Reference"); the adapter looks the charge up instead.
       const again = await provider.chargeAuthorization('test', input);
-      expect(again.providerId).toBe(charged.providerId);
+      expect(again).toMatchObject({ providerId: charged.providerId, status: 'success', reference: input.reference });
+      expect(again.amount.toString()).toBe('2000.00');
+    });
+
+    it('repeating a declined charge under the same reference reports the decline again, without charging again', async () => {
+      const authorizationCode = await savedCard('5399838383838381');
+      const input = { reference: uniqueReference('chg'), authorizationCode, email: 'ada@example.com', amount: ngn('2000.00'), currency: 'NGN' as const };
+      const first = await provider.chargeAuthorization('test', input);
+      const again = await provider.chargeAuthorization('test', input);
+      expect([first.status, again.status, again.gatewayResponse, again.providerId]).toEqual(['failed', 'failed', 'Insufficient Funds', first.providerId]);
     });
 
     it('an issuer decline (insufficient funds) is a failed transaction, not an exception', async () => {
@@ -170,6 +180,14 @@ describe('PaystackHttpProvider: checkout transactions and saved-card charges (ov
       await expect(
         provider.chargeAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn('100.01'), currency: 'NGN' }),
       ).rejects.toMatchObject({ providerMessage: 'Duplicate Transaction Reference' });
+    });
+
+    it("a reference already used by a checkout is refused, not taken for the charge's outcome", async () => {
+      const authorizationCode = await savedCard('4084084084084081');
+      const reference = await paidCheckout('test', '4084084084084081', ngn('100.00'));
+      await expect(
+        provider.chargeAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn('100.00'), currency: 'NGN' }),
+      ).rejects.toMatchObject({ providerStatus: 400, providerMessage: 'Duplicate Transaction Reference' });
     });
   });
 

@@ -41,6 +41,19 @@ export async function startPaymentsHarness(env: Record<string, string> = {}): Pr
   };
 }
 
+/** The environment a scheduler process needs to work with this harness's database and simulator. */
+export function schedulerEnvFor(h: PaymentsHarness, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: process.env.TEST_DATABASE_URL as string,
+    PROVIDER_TEST_BASE_URL: h.sim.url() as string,
+    PROVIDER_LIVE_BASE_URL: h.sim.url() as string,
+    PROVIDER_TEST_SECRET_KEY: h.secrets.test,
+    PROVIDER_LIVE_SECRET_KEY: h.secrets.live,
+    ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    ...extra,
+  };
+}
+
 export async function initializePayment(
   gateway: TestGateway,
   merchant: Pick<TestMerchant, 'key'>,

@@ -15,6 +15,8 @@ export interface ReceivedWebhook {
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** TCP connections accepted, including any that never sent a request (a refused address must open none). */
+  connections = 0;
   respond: (hook: ReceivedWebhook, index: number) => number | Promise<number> = () => 200;
   private server?: Server;
   private waiters: Array<{ count: number; resolve: () => void }> = [];
@@ -32,8 +34,13 @@ export class WebhookReceiver {
         });
       });
     });
+    this.server.on('connection', () => (this.connections += 1));
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+    return `http://127.0.0.1:${this.port}/hooks`;
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo).port;
   }
 
   /** Resolves once `count` requests have arrived (or rejects after timeoutMs). */

@@ -166,18 +166,22 @@ describe('transactions over HTTP', () => {
       expect(response.data).toMatchObject({ status: 'failed', gateway_response: 'Insufficient Funds', fees: null, paid_at: null });
     });
 
-    it('is idempotent by reference and refuses a reused reference with a different amount', async () => {
+    it('refuses any reused reference like Paystack — even the same charge repeated — and charges once', async () => {
       const { authorizationCode } = await savedCard(harness);
       const body = { authorization_code: authorizationCode, email: 'ada@example.com', amount: 1_000_00, reference: uniqueReference('chg') };
       const first = await harness.api.post('/transaction/charge_authorization', body);
-      const second = await harness.api.post('/transaction/charge_authorization', body);
-      expect(second.data.id).toBe(first.data.id);
+      expect(first.httpStatus).toBe(200);
+      for (const again of [body, { ...body, amount: 2_000_00 }]) {
+        const repeated = await harness.api.post('/transaction/charge_authorization', again);
+        expect(repeated.httpStatus).toBe(400);
+        expect(repeated).toMatchObject({ status: false, message: 'Duplicate Transaction Reference' });
+        expect(repeated.data).toBeUndefined();
+      }
       await harness.sim.idle();
       expect(harness.receiver.events('charge.success').filter((e) => e.data['reference'] === body.reference)).toHaveLength(1);
-
-      const different = await harness.api.post('/transaction/charge_authorization', { ...body, amount: 2_000_00 });
-      expect(different.httpStatus).toBe(400);
-      expect(different.message).toBe('Duplicate Transaction Reference');
+      // The first charge is unchanged: verify is how a client learns its outcome.
+      const verified = await harness.api.get(`/transaction/verify/${body.reference}`);
+      expect(verified.data).toMatchObject({ id: first.data.id, status: 'success', amount: 1_000_00 });
     });
 
     it('refuses unknown, foreign-email and foreign-account authorizations with 400 "Invalid authorization code"', async () => {

@@ -103,8 +103,10 @@ export interface ChargeAuthorizationInput {
 
 /**
  * A merchant-initiated charge on a saved card. The issuer's answer comes from
- * the test card behind the authorization (`recurringOutcome`). Replaying the
- * same reference with the same payload returns the original charge.
+ * the test card behind the authorization (`recurringOutcome`). Like Paystack,
+ * a reference already used is refused outright — also the same charge sent
+ * again after a timeout: `400 Duplicate Transaction Reference`, nothing
+ * charged. A client learns the first charge's outcome with /transaction/verify.
  */
 export function chargeAuthorization(
   ctx: SimulatorContext,
@@ -113,16 +115,6 @@ export function chargeAuthorization(
 ): TransactionRecord {
   const authorization = findChargeableAuthorization(account, input.authorizationCode, input.email);
   const reference = input.reference ?? ctx.ids.reference();
-  const existing = account.transactions.findByReference(reference);
-  if (existing) {
-    const sameCharge =
-      existing.origin === 'charge_authorization' &&
-      existing.authorizationCode === authorization.authorizationCode &&
-      existing.amount === input.amount &&
-      existing.currency === input.currency;
-    if (sameCharge) return existing;
-    throw badRequest(DUPLICATE_REFERENCE);
-  }
   assertReferenceUnused(account, reference);
 
   const transaction = account.transactions.add({

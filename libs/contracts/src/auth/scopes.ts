@@ -25,13 +25,23 @@ export const SCOPES = {
   'disputes:read': 'GET disputes',
   'disputes:write': 'Submit dispute evidence',
   'webhooks:read': 'GET webhook endpoints and delivery logs',
-  'webhooks:manage': 'Create, update, delete, test and retry webhooks',
+  'webhooks:manage': 'Create, update, delete, test and retry webhooks (includes webhooks:read)',
   'sandbox:write': 'Test-mode sandbox controls',
 } as const;
 
 export type Scope = keyof typeof SCOPES;
 
 export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
+
+/** Scopes that grant others too: managing a resource includes reading it. */
+export const SCOPE_IMPLIES: Partial<Record<Scope, readonly Scope[]>> = {
+  'webhooks:manage': ['webhooks:read'],
+};
+
+/** Whether a key holding `held` may use a route needing `required` (an empty list grants everything). */
+export function scopesGrant(held: readonly Scope[], required: Scope): boolean {
+  return held.length === 0 || held.some((scope) => scope === required || (SCOPE_IMPLIES[scope]?.includes(required) ?? false));
+}
 
 export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(SCOPES, value);

@@ -1,166 +1,98 @@
 import type { Mode } from '../common';
-import type { EventName } from './catalog';
+import type { CustomerResponse } from '../customers/customer.dto';
+import type { PaymentBatchResponse, PaymentResponse } from '../payments/payment.dto';
+import type { RefundResponse } from '../refunds/refund.dto';
+import type { EventName, TEST_EVENT_NAME } from './catalog';
+
+/*
+ * The object each event carries is the object the API returns, built by the same mapper: a
+ * payment event carries what `GET /payments/{reference}` answers, and so on. Defining the event
+ * data AS the response type (not a look-alike) keeps the two from drifting apart, and
+ * `EventsService.emit` is typed by event name so a mismatch does not compile. Amounts are JSON
+ * numbers in the major unit, timestamps ISO-8601 UTC, public references only, never provider ids.
+ */
 
 /**
- * The object each event carries, as the API returns it (amounts are JSON numbers in the major
- * unit, timestamps ISO-8601, public references only — never provider ids). Members marked
- * optional appear when the capability that emits the event provides them; unknown extra members
- * may be added over time, so receivers must ignore members they do not know.
+ * `payment.success` (status `success`) and `payment.failed` (status `failed`): the payment as
+ * `GET /payments/{reference}` returns it, rendered by `toPaymentResponse` when the outcome commits.
  */
-export interface PaymentEventData {
-  reference: string;
-  status: 'success' | 'failed';
-  amount: number;
-  currency: string;
-  customer_email?: string;
-  customer_reference?: string;
-  channel?: string;
-  fee?: number;
-  net_amount?: number;
-  amount_refunded?: number;
-  paid_at?: string | null;
-  failure_reason?: string | null;
-  metadata?: Record<string, unknown>;
-  created_at?: string;
-  [extra: string]: unknown;
+export type PaymentEventData = PaymentResponse;
+
+/** `refund.completed`: the refund as `GET /refunds/{reference}` returns it, status `processed`. */
+export type RefundEventData = RefundResponse;
+
+/** `customer.created`: the customer as `GET /customers/{reference}` returns it. */
+export type CustomerEventData = CustomerResponse;
+
+/**
+ * `batch.completed`: the batch as `GET /payments/bulk/{batch_reference}` returns it, status
+ * `completed`, without its `items` (read them from that endpoint).
+ */
+export type BatchEventData = Omit<PaymentBatchResponse, 'items'>;
+
+/** `webhook.test`: sent only by `POST /webhooks/test/`; never emitted by an operation, never subscribable. */
+export interface TestEventData {
+  /** The endpoint the test was sent to (`whk_…`). */
+  webhook_id: string;
+  message: string;
 }
 
-export interface RefundEventData {
-  reference: string;
-  payment_reference: string;
-  status: 'processed';
-  amount: number;
-  currency: string;
-  reason?: string | null;
-  created_at?: string;
-  [extra: string]: unknown;
-}
-
-export interface TransferEventData {
-  reference: string;
-  status: 'success' | 'failed';
-  amount: number;
-  currency: string;
-  recipient?: Record<string, unknown>;
-  failure_reason?: string | null;
-  created_at?: string;
-  [extra: string]: unknown;
-}
-
-export interface WithdrawalEventData {
-  reference: string;
-  status: 'completed';
-  amount: number;
-  currency: string;
-  created_at?: string;
-  [extra: string]: unknown;
-}
-
-export interface CustomerEventData {
-  reference: string;
-  email: string;
-  name: string | null;
-  phone: string | null;
-  metadata: Record<string, unknown>;
-  created_at: string;
-  [extra: string]: unknown;
-}
-
-export interface VirtualAccountCreditedEventData {
-  reference: string;
-  customer_reference: string;
-  amount: number;
-  currency: string;
-  account_number_last4?: string;
-  created_at?: string;
-  [extra: string]: unknown;
-}
-
-export interface SubscriptionEventData {
-  reference: string;
-  status: string;
-  plan_reference?: string;
-  customer_reference?: string;
-  amount?: number;
-  currency?: string;
-  payment_reference?: string | null;
-  failure_reason?: string | null;
-  [extra: string]: unknown;
-}
-
-export interface InvoiceEventData {
-  reference: string;
-  status: 'paid' | 'partially_paid' | 'overdue';
-  amount: number;
-  amount_paid?: number;
-  currency: string;
-  customer_reference?: string;
-  due_date?: string;
-  [extra: string]: unknown;
-}
-
-export interface DisputeEventData {
-  reference: string;
-  status: string;
-  payment_reference: string;
-  amount: number;
-  currency: string;
-  reason?: string | null;
-  evidence_due_by?: string | null;
-  [extra: string]: unknown;
-}
-
-export interface BatchEventData {
-  reference: string;
-  status: 'completed';
-  total: number;
-  succeeded: number;
-  failed: number;
-  [extra: string]: unknown;
-}
-
-/** The object type carried by each event. */
+/**
+ * The object type carried by each subscribable event. `never` marks an event of the catalog that
+ * no capability emits yet: subscribing works, nothing is delivered, and `emit` refuses it at
+ * compile time until the capability that emits it sets its object type here (its API response).
+ */
 export interface EventDataMap {
   'payment.success': PaymentEventData;
   'payment.failed': PaymentEventData;
   'refund.completed': RefundEventData;
-  'transfer.success': TransferEventData;
-  'transfer.failed': TransferEventData;
-  'withdrawal.completed': WithdrawalEventData;
+  'transfer.success': never;
+  'transfer.failed': never;
+  'withdrawal.completed': never;
   'customer.created': CustomerEventData;
-  'virtual_account.credited': VirtualAccountCreditedEventData;
-  'subscription.charged': SubscriptionEventData;
-  'subscription.charge_failed': SubscriptionEventData;
-  'subscription.cancelled': SubscriptionEventData;
-  'subscription.paused': SubscriptionEventData;
-  'invoice.paid': InvoiceEventData;
-  'invoice.partially_paid': InvoiceEventData;
-  'invoice.overdue': InvoiceEventData;
-  'dispute.created': DisputeEventData;
-  'dispute.won': DisputeEventData;
-  'dispute.lost': DisputeEventData;
+  'virtual_account.credited': never;
+  'subscription.charged': never;
+  'subscription.charge_failed': never;
+  'subscription.cancelled': never;
+  'subscription.paused': never;
+  'invoice.paid': never;
+  'invoice.partially_paid': never;
+  'invoice.overdue': never;
+  'dispute.created': never;
+  'dispute.won': never;
+  'dispute.lost': never;
   'batch.completed': BatchEventData;
 }
+
+/** Every event that can reach a receiver: the catalog plus `webhook.test`. */
+export type DeliveredEventName = EventName | typeof TEST_EVENT_NAME;
+
+/** The object of every event that can reach a receiver. */
+export type DeliveredEventDataMap = EventDataMap & { 'webhook.test': TestEventData };
 
 export type WebhookVersion = 'v1' | 'v2';
 export const WEBHOOK_VERSIONS: readonly WebhookVersion[] = ['v1', 'v2'];
 
-/** v1 (flat): the event's members, then the object's own fields at the top level. */
-export type WebhookPayloadV1<E extends EventName = EventName> = {
+/** The event's own members, in both versions. */
+interface EventMembers<E extends DeliveredEventName> {
   event: E;
+  /** `evt_…`, the same in every attempt and manual retry. */
   id: string;
+  /** When the event happened. */
   created_at: string;
   mode: Mode;
-} & EventDataMap[E];
-
-/** v2 (structured envelope): the object under `data`. */
-export interface WebhookPayloadV2<E extends EventName = EventName> {
-  id: string;
-  event: E;
-  api_version: 'v2';
-  created_at: string;
-  mode: Mode;
-  data: EventDataMap[E];
 }
 
-export type WebhookPayload<E extends EventName = EventName> = WebhookPayloadV1<E> | WebhookPayloadV2<E>;
+/**
+ * v1 (flat): the object's fields at the top level with the event's members; on a name clash the
+ * event's member wins (so the object's own `created_at` is not in a v1 body).
+ */
+export type WebhookPayloadV1<E extends DeliveredEventName = DeliveredEventName> = EventMembers<E> & Omit<DeliveredEventDataMap[E], keyof EventMembers<E>>;
+
+/** v2 (structured envelope): the object, unchanged, under `data`. */
+export interface WebhookPayloadV2<E extends DeliveredEventName = DeliveredEventName> extends EventMembers<E> {
+  api_version: 'v2';
+  data: DeliveredEventDataMap[E];
+}
+
+export type WebhookPayload<E extends DeliveredEventName = DeliveredEventName> = WebhookPayloadV1<E> | WebhookPayloadV2<E>;

@@ -1,10 +1,34 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import type { CustomerEventData, PaymentEventData } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { type DeveloperContext, inTransaction } from '@gateway/platform';
 import { createDomainTestContext } from '@gateway/platform/testing';
 import { DataSource } from 'typeorm';
 import { EventsModule } from './events.module';
 import { EventsService } from './events.service';
+
+const customer = (reference: string): CustomerEventData => ({ reference, email: 'a@example.com', name: null, phone: null, metadata: {}, created_at: '2025-03-14T09:20:00.000Z' });
+const payment = (reference: string, amount: number): PaymentEventData => ({
+  reference,
+  status: 'success',
+  amount,
+  currency: 'NGN',
+  net_amount: amount,
+  fees: { platform: 0, provider: 0 },
+  amount_refunded: 0,
+  email: 'a@example.com',
+  customer_reference: 'CUS_1',
+  authorization_url: null,
+  callback_url: null,
+  metadata: {},
+  splits: [],
+  authorization: null,
+  gateway_response: 'Approved',
+  channel: 'card',
+  charge_at: null,
+  paid_at: '2025-03-14T09:26:52.000Z',
+  created_at: '2025-03-14T09:25:10.000Z',
+});
 
 describe('EventsService (outbox)', () => {
   let app: INestApplicationContext;
@@ -22,10 +46,10 @@ describe('EventsService (outbox)', () => {
   afterAll(() => app.close());
 
   it('records the event with the committed change and returns a stable evt_ id', async () => {
-    const id = await inTransaction(dataSource, (m) => events.emit(m, test, 'customer.created', { reference: 'CUS_1', email: 'a@example.com' }));
+    const id = await inTransaction(dataSource, (m) => events.emit(m, test, 'customer.created', customer('CUS_1')));
     expect(id).toMatch(/^evt_[0-9a-f]{24}$/);
     const stored = await events.find(test, id);
-    expect(stored).toMatchObject({ id, name: 'customer.created', mode: 'test', data: { reference: 'CUS_1', email: 'a@example.com' } });
+    expect(stored).toMatchObject({ id, name: 'customer.created', mode: 'test', data: customer('CUS_1') });
     expect(await events.find({ ...test, mode: 'live' }, id)).toBeNull();
   });
 
@@ -41,7 +65,7 @@ describe('EventsService (outbox)', () => {
     let id = '';
     await expect(
       inTransaction(dataSource, async (m) => {
-        id = await events.emit(m, test, 'payment.success', { reference: 'PAY_1', amount: 100.5 });
+        id = await events.emit(m, test, 'payment.success', payment('PAY_1', 100.5));
         throw new Error('the change failed after the event was written');
       }),
     ).rejects.toThrow('the change failed');
@@ -49,11 +73,11 @@ describe('EventsService (outbox)', () => {
     expect(await events.find(test, id)).toBeNull();
     expect(await counts()).toEqual(before);
     // The same emission committed does fan out: the fixture is really subscribed.
-    await inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', { reference: 'PAY_2', amount: 1 }));
+    await inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', payment('PAY_2', 1)));
     expect(await counts()).toEqual({ deliveries: before.deliveries + 1, jobs: before.jobs + 1 });
   });
 
   it('refuses a name outside the catalog', async () => {
-    await expect(inTransaction(dataSource, (m) => events.emit(m, test, 'payment.exploded' as never, {}))).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(inTransaction(dataSource, (m) => events.emit(m, test, 'payment.exploded' as never, {} as never))).rejects.toMatchObject({ code: 'validation_error' });
   });
 });

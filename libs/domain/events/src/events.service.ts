@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { isEventName, type EventName } from '@gateway/contracts';
+import { type EventDataMap, isEventName, type EventName } from '@gateway/contracts';
 import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { type EntityManager, Repository } from 'typeorm';
@@ -26,10 +26,11 @@ export class EventsService {
    * Records the event in the caller's transaction (the outbox) and returns its stable id `evt_…`.
    * Fans out to the developer's subscribed endpoints of the same mode in that same transaction:
    * a rolled-back transaction leaves neither the event nor a delivery.
-   * `data` is the merchant-visible wire object (as the API returns it), never provider ids.
+   * `data` is the merchant-visible wire object (as the API returns it), never provider ids; its type
+   * is the one the contract gives this event (EventDataMap), so what is sent is what is documented.
    * @throws validation_error for a name outside the catalog (a programming error)
    */
-  async emit(manager: EntityManager, ctx: DeveloperContext, name: EventName, data: Record<string, unknown>): Promise<string> {
+  async emit<E extends EventName>(manager: EntityManager, ctx: DeveloperContext, name: E, data: EventDataMap[E]): Promise<string> {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
     const id = newEventId();
     await manager

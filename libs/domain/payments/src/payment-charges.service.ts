@@ -5,7 +5,7 @@ import { PaymentConfirmationService } from './payment-confirmation.service';
 import type { PaymentView } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
-import { type InitializePayment, PaymentsService } from './payments.service';
+import { type InitializePayment, type PaymentKeyScope, PaymentsService } from './payments.service';
 
 /** A claim older than this is taken to be a crashed scheduler's, and the charge is tried again. */
 const STALE_CLAIM_MS = 5 * 60_000;
@@ -32,10 +32,12 @@ export class PaymentChargesService {
 
   /**
    * Charges the saved card now. A decline is a `failed` payment (with `payment.failed`), not an error.
-   * @throws invalid_currency, validation_error, split_shares_exceed_total, authorization_not_found, gateway_timeout, provider_error
+   * `scope`: the key space of `idempotencyKey` (bulk items pass `batch_item`).
+   * @throws invalid_currency, validation_error, split_shares_exceed_total, authorization_not_found, idempotency_key_reused,
+   *         gateway_timeout, provider_error
    */
-  async chargeNow(ctx: DeveloperContext, input: ChargeSavedCard, idempotencyKey?: string): Promise<PaymentView> {
-    const payment = await this.payments.createPayment(ctx, input, idempotencyKey, 'charge');
+  async chargeNow(ctx: DeveloperContext, input: ChargeSavedCard, idempotencyKey?: string, scope: PaymentKeyScope = 'charge'): Promise<PaymentView> {
+    const payment = await this.payments.createPayment(ctx, input, idempotencyKey, 'charge', scope);
     if (payment.status !== 'pending') return (await this.repository.findView(ctx, payment.reference)) as PaymentView;
     return this.charge(ctx, payment);
   }

@@ -42,8 +42,11 @@ export class PaymentConfirmationService {
     const found = await this.repository.findForVerify(ctx, reference);
     if (!found) throw new DomainError('payment_not_found', 'No such payment.');
     const { view, feeOverride } = found;
-    // Final, or not yet handed to the provider (a scheduled charge): nothing to ask.
-    if (['success', 'cancelled', 'scheduled'].includes(view.payment.status)) return view;
+    // Final, or a scheduled charge not yet handed to the provider: nothing to ask. A triggered one
+    // (triggered_at set) may have been charged by a scheduler that did not record the outcome, so
+    // the provider is asked, and its callback settles it through here too.
+    const { status, triggeredAt } = view.payment;
+    if (status === 'success' || status === 'cancelled' || (status === 'scheduled' && triggeredAt === null)) return view;
     const transaction = await this.provider.verifyTransaction(ctx.mode, reference);
     if (!transaction) return view;
     return this.apply(ctx, view.payment, transaction, { feeOverride });

@@ -69,6 +69,14 @@ export class PaymentEntity {
   @Column('text', { name: 'idempotency_key', nullable: true })
   idempotencyKey: string | null;
 
+  /** The key space of `idempotencyKey` (the entry point that was given the key); null without a key. */
+  @Column('text', { name: 'idempotency_scope', nullable: true })
+  idempotencyScope: string | null;
+
+  /** SHA-256 of the canonical request that created the payment; a retry under its key must match it. */
+  @Column('text', { name: 'request_fingerprint', nullable: true })
+  requestFingerprint: string | null;
+
   @Column('uuid', { name: 'authorization_id', nullable: true })
   authorizationId: string | null;
 

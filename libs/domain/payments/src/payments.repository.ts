@@ -78,15 +78,16 @@ export class PaymentsRepository {
     return this.payments.manager;
   }
 
-  /** Inserts unless the idempotency key was used already; null when it was. */
+  /** Inserts unless the idempotency key was used already in its scope; null when it was. */
   async insert(manager: EntityManager, row: QueryDeepPartialEntity<PaymentEntity>): Promise<PaymentEntity | null> {
     const result = await manager.createQueryBuilder().insert().into(PaymentEntity).values(row).orIgnore().returning('id').execute();
     const id = (result.raw as Array<{ id: string }>)[0]?.id;
     return id ? manager.getRepository(PaymentEntity).findOneByOrFail({ id }) : null;
   }
 
-  findByIdempotencyKey(ctx: DeveloperContext, key: string): Promise<PaymentEntity | null> {
-    return this.payments.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyKey: key });
+  /** The payment created under this key in this key space (entry point), for this developer and mode. */
+  findByIdempotencyKey(ctx: DeveloperContext, scope: string, key: string, manager: EntityManager = this.manager): Promise<PaymentEntity | null> {
+    return manager.getRepository(PaymentEntity).findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyScope: scope, idempotencyKey: key });
   }
 
   /** The payment and its saved card, in one round trip. */

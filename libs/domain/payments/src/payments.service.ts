@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PaymentStatus } from '@gateway/contracts';
 import { CustomersService } from '@gateway/domain/customers';
+import { requestFingerprint } from '@gateway/domain/idempotency';
 import { SubaccountsService } from '@gateway/domain/subaccounts';
 import { PaymentProvider } from '@gateway/provider';
 import {
@@ -46,6 +47,17 @@ export interface PaymentListQuery {
   to?: string;
 }
 
+/**
+ * The key space of an idempotency key stored with a payment: the entry point that was given the
+ * key. decisions.md scopes a key by developer + mode + method + route, so the same key sent to
+ * initialize and to charge names two payments, and a bulk item's key (`batch:<ref>:<i>`) never
+ * meets a merchant's.
+ */
+export type PaymentKeyScope = 'initialize' | 'charge' | 'batch_item';
+
+/** What a payment is created for: a hosted checkout (or a scheduled charge), or charging a saved card now. */
+export type PaymentPurpose = 'checkout' | 'charge';
+
 /** A scheduled charge must be set at least this far ahead. */
 const MIN_CHARGE_AT_LEAD_MS = 60_000;
 
@@ -66,11 +78,12 @@ export class PaymentsService {
    * Creates a pending payment and its hosted checkout (or a scheduled charge of a saved card).
    * A retry with the same idempotency key after a provider timeout resumes the same payment: our
    * reference goes to the provider again, and the provider answers with the original checkout.
+   * `scope`: the key space of `idempotencyKey` (bulk items pass `batch_item`).
    * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at,
-   *         authorization_not_found, gateway_timeout, provider_error
+   *         authorization_not_found, idempotency_key_reused, gateway_timeout, provider_error
    */
-  async initialize(ctx: DeveloperContext, input: InitializePayment, idempotencyKey?: string): Promise<PaymentView> {
-    const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout');
+  async initialize(ctx: DeveloperContext, input: InitializePayment, idempotencyKey?: string, scope: PaymentKeyScope = 'initialize'): Promise<PaymentView> {
+    const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout', scope);
     if (payment.status === 'pending' && !payment.providerAuthorizationUrl) await this.openCheckout(payment);
     return (await this.repository.findView(ctx, payment.reference)) as PaymentView;
   }
@@ -80,7 +93,7 @@ export class PaymentsService {
    * before accepting the batch).
    * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found
    */
-  async checkNewPayment(ctx: DeveloperContext, input: InitializePayment, purpose: 'checkout' | 'charge'): Promise<void> {
+  async checkNewPayment(ctx: DeveloperContext, input: InitializePayment, purpose: PaymentPurpose): Promise<void> {
     const currency = parseRequestCurrency(input.currency);
     this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
@@ -92,24 +105,27 @@ export class PaymentsService {
   /**
    * Validates and stores a new payment — for a hosted checkout (`scheduled` when `chargeAt` is
    * given) or for charging a saved card now — or returns the one an earlier request with this
-   * idempotency key created. Nothing is stored when the input is refused.
+   * idempotency key created in the same key space (`scope`, by default the purpose's endpoint).
+   * Nothing is stored when the input is refused.
    * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found,
    *         idempotency_key_reused
    */
-  async createPayment(ctx: DeveloperContext, input: InitializePayment, idempotencyKey: string | undefined, purpose: 'checkout' | 'charge'): Promise<PaymentEntity> {
+  async createPayment(
+    ctx: DeveloperContext,
+    input: InitializePayment,
+    idempotencyKey: string | undefined,
+    purpose: PaymentPurpose,
+    scope: PaymentKeyScope = purpose === 'charge' ? 'charge' : 'initialize',
+  ): Promise<PaymentEntity> {
     const currency = parseRequestCurrency(input.currency);
     const amount = this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
     const chargeAt = purpose === 'checkout' ? this.parseSchedule(input) : null;
+    const fingerprint = paymentFingerprint(purpose, input, { amount, currency, splits, chargeAt });
 
-    const existing = idempotencyKey ? await this.repository.findByIdempotencyKey(ctx, idempotencyKey) : null;
-    if (existing) {
-      // A retry after a provider timeout (not stored by the idempotency layer) resumes this payment,
-      // but only as the same request: a different payment under the key is refused.
-      if (!existing.amount.equals(amount) || existing.currency !== currency || existing.email.toLowerCase() !== input.email.trim().toLowerCase()) {
-        throw new DomainError('idempotency_key_reused', 'This idempotency key was used for a different payment; use a new key for a new payment.');
-      }
-      return existing;
+    if (idempotencyKey) {
+      const existing = await this.repository.findByIdempotencyKey(ctx, scope, idempotencyKey);
+      if (existing) return sameRequest(existing, fingerprint);
     }
     const payment = await inTransaction(this.dataSource, async (manager) => {
       await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
@@ -131,16 +147,21 @@ export class PaymentsService {
         metadata: (input.metadata ?? {}) as never,
         splits: splits.map((s) => ({ ...s, amount: null })) as never,
         idempotencyKey: idempotencyKey ?? null,
+        idempotencyScope: idempotencyKey ? scope : null,
+        requestFingerprint: fingerprint,
         authorizationId: authorization?.id ?? null,
         chargeAt,
         createdAt: now,
         updatedAt: now,
       });
-      // Lost a race with a concurrent request carrying the same key: continue with its payment.
-      return inserted ?? (await this.repository.findByIdempotencyKey(ctx, idempotencyKey as string));
+      if (inserted) return inserted;
+      // Lost a race with a concurrent request carrying the same key: continue with its payment
+      // (ON CONFLICT waited for it to commit, so this statement sees it).
+      if (!idempotencyKey) throw new Error('payment insert ignored without an idempotency key (reference collision)');
+      return this.repository.findByIdempotencyKey(ctx, scope, idempotencyKey, manager);
     });
     if (!payment) throw new Error('payment vanished after insert');
-    return payment;
+    return sameRequest(payment, fingerprint);
   }
 
   /** @throws payment_not_found (also for another developer's or the other mode's payment) */
@@ -191,7 +212,12 @@ export class PaymentsService {
     return check.amount;
   }
 
-  /** @throws validation_error, invalid_charge_at */
+  /**
+   * The schedule of a checkout request. charge_at itself is checked first: a date in the past, too
+   * close or not in UTC is `invalid_charge_at` (the spec's code for it) even when the saved card is
+   * missing too; only a valid charge_at without authorization_code is a `validation_error`.
+   * @throws invalid_charge_at, validation_error
+   */
   private parseSchedule(input: InitializePayment): Date | null {
     if (input.chargeAt === undefined) {
       if (input.authorizationCode !== undefined) {
@@ -201,15 +227,16 @@ export class PaymentsService {
       }
       return null;
     }
-    if (input.authorizationCode === undefined) {
-      throw new DomainError('validation_error', 'A scheduled charge needs the saved card to charge.', { authorization_code: ['is required with charge_at'] });
-    }
     if (!/(Z|[+-]00:?00)$/.test(input.chargeAt)) {
       throw new DomainError('invalid_charge_at', 'charge_at must be a UTC date-time (ending in Z).');
     }
     const chargeAt = new Date(input.chargeAt);
+    if (Number.isNaN(chargeAt.getTime())) throw new DomainError('invalid_charge_at', 'charge_at must be an ISO 8601 UTC date-time.');
     if (chargeAt.getTime() - this.clock.now().getTime() <= MIN_CHARGE_AT_LEAD_MS) {
       throw new DomainError('invalid_charge_at', 'charge_at must be more than 60 seconds in the future.');
+    }
+    if (input.authorizationCode === undefined) {
+      throw new DomainError('validation_error', 'A scheduled charge needs the saved card to charge.', { authorization_code: ['is required with charge_at'] });
     }
     return chargeAt;
   }
@@ -229,6 +256,43 @@ export function parseRequestCurrency(value: string | undefined): Currency {
   const currency = value ?? 'NGN';
   if (!isCurrency(currency)) throw new DomainError('invalid_currency', `Currency ${String(value)} is not supported: use NGN, USD, GBP or KES.`);
   return currency;
+}
+
+/**
+ * SHA-256 of the canonical JSON of the request as validated: what the payment was created for.
+ * Parsed values (amount in its exact form, shares normalised, charge_at as an instant, e-mail
+ * case-insensitive, metadata with its keys sorted), so a retry that merely re-serialises the same
+ * request matches, and any change in what would be charged, split, scheduled, stored or sent back
+ * does not.
+ */
+function paymentFingerprint(
+  purpose: PaymentPurpose,
+  input: InitializePayment,
+  parsed: { amount: Amount; currency: Currency; splits: Array<{ subaccount: string; share: string }>; chargeAt: Date | null },
+): string {
+  return requestFingerprint({
+    purpose,
+    amount: parsed.amount.toString(),
+    currency: parsed.currency,
+    email: input.email.trim().toLowerCase(),
+    callback_url: input.callbackUrl ?? null,
+    metadata: input.metadata ?? {},
+    authorization_code: input.authorizationCode ?? null,
+    charge_at: parsed.chargeAt?.toISOString() ?? null,
+    splits: parsed.splits,
+  });
+}
+
+/**
+ * A retry under an idempotency key (after a 504, which the HTTP idempotency layer does not store)
+ * resumes the key's payment only as the same request.
+ * @throws idempotency_key_reused
+ */
+function sameRequest(payment: PaymentEntity, fingerprint: string): PaymentEntity {
+  if (payment.requestFingerprint !== fingerprint) {
+    throw new DomainError('idempotency_key_reused', 'This idempotency key was used for a different payment; use a new key for a new payment.');
+  }
+  return payment;
 }
 
 /** @throws validation_error, split_shares_exceed_total */

@@ -5,3 +5,5 @@ export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } fro
 export { canonicalJson } from './canonical-json';
 export { signPayload, signatureHeader, verifySignatureHeader } from './signature';
 export { addressAllowed } from './url-guard';
+export { WebhookResolver } from './webhook-resolver';
+export { DELIVERY_TRANSITIONS } from './delivery-status';

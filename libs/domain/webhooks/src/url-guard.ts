@@ -39,44 +39,65 @@ export function addressAllowed(address: string, mode: Mode): boolean {
   return mode === 'test' && range === 'loopback';
 }
 
+/** The message of a refused address, at registration and at connect time alike. */
+export const PRIVATE_ADDRESS_PROBLEM = 'must not point to a private, loopback, link-local or reserved address';
+
+/** Every address a host name resolves to. Injectable so tests can make a host re-resolve (DNS rebinding). */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+/** The system resolver (getaddrinfo, as http.request would use). */
+export const systemResolver: Resolver = (hostname) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, found: LookupAddress[]) => (error ? reject(error) : resolve(found))));
+
 function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
 /** Resolves the host and refuses it unless every address is allowed (or the host is trusted). */
-export async function urlAddressProblem(raw: string, policy: UrlPolicy): Promise<string | null> {
+export async function urlAddressProblem(raw: string, policy: UrlPolicy, resolve: Resolver = systemResolver): Promise<string | null> {
   const host = hostOf(new URL(raw));
   if (policy.trustedHosts.includes(host)) return null;
-  const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => null);
+  const addresses = isIP(host) ? [host] : await resolve(host).then((found) => found.map((f) => f.address), () => null);
   if (!addresses?.length) return 'host does not resolve';
-  return addresses.every((a) => addressAllowed(a, policy.mode)) ? null : 'must not point to a private, loopback, link-local or reserved address';
+  return addresses.every((a) => addressAllowed(a, policy.mode)) ? null : PRIVATE_ADDRESS_PROBLEM;
 }
 
-function resolveAll(host: string): Promise<string[]> {
-  return new Promise((resolve, reject) =>
-    dnsLookup(host, { all: true }, (error, found: LookupAddress[]) => (error ? reject(error) : resolve(found.map((f) => f.address)))),
-  );
+/**
+ * The connect-time check of a URL whose host is an IP literal (http.request does not call
+ * `lookup` for those, so guardedLookup never sees them). Null for a host name or an allowed address.
+ */
+export function literalAddressProblem(raw: string, policy: UrlPolicy): string | null {
+  const host = hostOf(new URL(raw));
+  if (!isIP(host) || policy.trustedHosts.includes(host)) return null;
+  return addressAllowed(host, policy.mode) ? null : PRIVATE_ADDRESS_PROBLEM;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** The error a refused address fails the request with; its message is the logged reason. */
+export class AddressNotAllowedError extends Error {
+  readonly code = 'EADDRNOTALLOWED';
+  constructor() {
+    super(`url ${PRIVATE_ADDRESS_PROBLEM}`);
+  }
+}
+
 /**
- * A `lookup` for http(s).request that checks the address actually connected to, so a host that
- * re-resolves to a private address after registration (DNS rebinding) is refused at connect time.
+ * A `lookup` for http(s).request that checks the addresses actually connected to, so a host that
+ * re-resolves to a private address after registration (DNS rebinding) is refused at connect time,
+ * before any connection is opened.
  */
-export function guardedLookup(policy: UrlPolicy): (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void {
+export function guardedLookup(policy: UrlPolicy, resolve: Resolver = systemResolver): (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
-      if (error) return callback(error, '');
-      const trusted = policy.trustedHosts.includes(hostname.toLowerCase());
-      const refused = found.find((a) => !trusted && !addressAllowed(a.address, policy.mode));
-      if (refused) {
-        const blocked: NodeJS.ErrnoException = new Error(`refused to connect to ${refused.address}: not a public address`);
-        blocked.code = 'EADDRNOTALLOWED';
-        return callback(blocked, '');
-      }
-      if (options.all) return callback(null, found);
-      return callback(null, found[0].address, found[0].family);
-    });
+    resolve(hostname).then(
+      (found) => {
+        const trusted = policy.trustedHosts.includes(hostname.toLowerCase());
+        if (!found.length) return callback(Object.assign(new Error('url host does not resolve'), { code: 'ENOTFOUND' }), '');
+        if (!trusted && found.some((a) => !addressAllowed(a.address, policy.mode))) return callback(new AddressNotAllowedError(), '');
+        if (options.all) return callback(null, found);
+        return callback(null, found[0].address, found[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
   };
 }

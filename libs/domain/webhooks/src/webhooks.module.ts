@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Encryptor, encryptorFromConfig } from '@gateway/platform';
 import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookResolver } from './webhook-resolver';
 import { WebhooksService } from './webhooks.service';
 
 @Module({
@@ -10,12 +11,13 @@ import { WebhooksService } from './webhooks.service';
   providers: [
     WebhooksService,
     WebhookDispatcher,
+    WebhookResolver,
     {
       provide: Encryptor,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => encryptorFromConfig(config, (message) => new Logger('Encryption').warn(message)),
     },
   ],
-  exports: [WebhooksService, WebhookDispatcher],
+  exports: [WebhooksService, WebhookDispatcher, WebhookResolver],
 })
 export class WebhooksModule {}

@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EventName, TEST_EVENT_NAME, type WebhookVersion } from '@gateway/contracts';
+import { type EventName, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
 import { newEventId } from '@gateway/domain/events';
 import { APP_CONFIG, type AppConfig, Clock, decodeCursor, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, toPage, validationError } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import { newSigningSecret } from './signature';
+import { moveEndpointDeliveries } from './delivery-status';
 import { urlAddressProblem, urlFormProblem } from './url-guard';
 import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookResolver } from './webhook-resolver';
 
 export interface NewWebhook {
   url: string;
@@ -37,6 +39,7 @@ export class WebhooksService {
     @InjectRepository(WebhookDeliveryLogEntity) private readonly logs: Repository<WebhookDeliveryLogEntity>,
     private readonly dataSource: DataSource,
     private readonly dispatcher: WebhookDispatcher,
+    private readonly resolver: WebhookResolver,
     private readonly encryptor: Encryptor,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -111,7 +114,7 @@ export class WebhooksService {
     const endpoint = await this.get(ctx, reference);
     await inTransaction(this.dataSource, async (m) => {
       await m.update(WebhookEndpointEntity, { id: endpoint.id }, { deletedAt: this.clock.now() });
-      await m.query(`UPDATE webhook_deliveries SET status = 'failed', completed_at = $2 WHERE endpoint_id = $1 AND status = 'pending'`, [endpoint.id, this.clock.now()]);
+      await moveEndpointDeliveries(m, endpoint.id, 'fail', this.clock.now());
     });
   }
 
@@ -128,12 +131,15 @@ export class WebhooksService {
     return toPage(await query.getMany(), filter.limit, (log) => ({ log, endpoint }));
   }
 
-  /** A new attempt of the logged delivery, same event id, now. @throws webhook_log_not_found */
+  /**
+   * A new attempt of the logged delivery, same event id, now.
+   * @throws webhook_log_not_found, conflict (an attempt of that delivery is in flight)
+   */
   async retry(ctx: DeveloperContext, logReference: string): Promise<WebhookDeliveryLogEntity> {
     const log = await this.logs.findOneBy({ reference: logReference, developerId: ctx.developerId, mode: ctx.mode });
     const endpoint = log && (await this.endpoints.findOneBy({ id: log.endpointId, deletedAt: IsNull() }));
     if (!log || !endpoint) throw new DomainError('webhook_log_not_found', 'No such webhook delivery log.');
-    return this.dispatcher.attemptNow({ id: log.deliveryId, eventId: log.eventId, developerId: ctx.developerId, mode: ctx.mode }, endpoint, 'manual');
+    return this.dispatcher.attemptNow({ id: log.deliveryId }, endpoint, 'manual');
   }
 
   /** Sends a signed `webhook.test` event to the endpoint now and logs the attempt. @throws webhook_not_found */
@@ -147,7 +153,7 @@ export class WebhooksService {
         ctx.developerId,
         ctx.mode,
         TEST_EVENT_NAME,
-        JSON.stringify({ webhook_id: endpoint.reference, message: 'This is a test delivery from the gateway.' }),
+        JSON.stringify({ webhook_id: endpoint.reference, message: 'This is a test delivery from the gateway.' } satisfies TestEventData),
         now,
       ]);
       return m.getRepository(WebhookDeliveryEntity).save({
@@ -169,7 +175,7 @@ export class WebhooksService {
 
   private async checkUrl(ctx: DeveloperContext, url: string): Promise<void> {
     const policy = { mode: ctx.mode, trustedHosts: this.config.webhooks.trustedHosts };
-    const problem = urlFormProblem(url, policy) ?? (await urlAddressProblem(url, policy));
+    const problem = urlFormProblem(url, policy) ?? (await urlAddressProblem(url, policy, (hostname) => this.resolver.resolve(hostname)));
     if (problem) throw validationError('url', `url ${problem}`);
   }
 }

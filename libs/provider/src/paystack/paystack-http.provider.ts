@@ -25,6 +25,7 @@ import type {
   SandboxDepositInput,
   SandboxDisputeInput,
 } from '../provider.types';
+import { ProviderRejectedError } from '../provider-rejected.error';
 import { PaystackHttpClient } from './paystack-http-client';
 import {
   toProviderDedicatedAccount,
@@ -85,21 +86,35 @@ export class PaystackHttpProvider extends PaymentProvider {
     return data === null ? null : toProviderTransaction(data);
   }
 
+  /**
+   * Paystack refuses a reused reference outright (400 "Duplicate Transaction Reference"), also when
+   * it is our own retry after a timeout whose first call went through. So on that refusal the
+   * reference is verified and, when it is this very charge (same amount, currency and card), its
+   * outcome is the answer: a retry never charges twice and never reports a false failure. Anything
+   * else under the reference keeps the refusal.
+   */
   async chargeAuthorization(mode: Mode, input: ChargeAuthorizationInput): Promise<ProviderTransaction> {
-    const data = await this.http.send(mode, {
-      operation: 'transaction.charge_authorization',
-      method: 'POST',
-      path: '/transaction/charge_authorization',
-      body: {
-        reference: input.reference,
-        authorization_code: input.authorizationCode,
-        email: input.email,
-        amount: toWireMinor(input.amount),
-        currency: input.currency,
-        ...(input.metadata !== undefined && { metadata: input.metadata }),
-      },
-    });
-    return toProviderTransaction(data);
+    try {
+      const data = await this.http.send(mode, {
+        operation: 'transaction.charge_authorization',
+        method: 'POST',
+        path: '/transaction/charge_authorization',
+        body: {
+          reference: input.reference,
+          authorization_code: input.authorizationCode,
+          email: input.email,
+          amount: toWireMinor(input.amount),
+          currency: input.currency,
+          ...(input.metadata !== undefined && { metadata: input.metadata }),
+        },
+      });
+      return toProviderTransaction(data);
+    } catch (error) {
+      if (!isDuplicateReference(error)) throw error;
+      const earlier = await this.verifyTransaction(mode, input.reference);
+      if (!earlier || !isSameCharge(earlier, input)) throw error;
+      return earlier;
+    }
   }
 
   async reserveAuthorization(mode: Mode, input: ReserveAuthorizationInput): Promise<ProviderHold> {
@@ -322,4 +337,21 @@ export class PaystackHttpProvider extends PaymentProvider {
 /** Sandbox controls move no real money and exist only in the simulator: never in live mode. */
 function assertSandbox(mode: Mode): void {
   if (mode !== 'test') throw new DomainError('test_mode_required', 'Sandbox controls are available with test keys only.');
+}
+
+/** Paystack's refusal of a reference it has seen (and the simulator's, which copies it). */
+function isDuplicateReference(error: unknown): error is ProviderRejectedError {
+  return error instanceof ProviderRejectedError && error.providerStatus === 400 && /duplicate transaction reference/i.test(error.providerMessage);
+}
+
+/**
+ * The transaction under the reference is the charge we asked for: same amount and currency, and
+ * the same card when the provider names one (it may send `{}` for an attempt that failed early).
+ */
+function isSameCharge(transaction: ProviderTransaction, input: ChargeAuthorizationInput): boolean {
+  return (
+    transaction.amount.equals(input.amount) &&
+    transaction.currency === input.currency &&
+    (transaction.authorization === null || transaction.authorization.code === input.authorizationCode)
+  );
 }

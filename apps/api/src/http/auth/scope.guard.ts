@@ -1,10 +1,11 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { scopesGrant } from '@gateway/contracts';
 import { DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
 import { routeAccess } from './route-access';
 
-/** Third guard: the route's declared scope. A key with no scopes has full access. */
+/** Third guard: the route's declared scope (or one implying it). A key with no scopes has full access. */
 @Injectable()
 export class ScopeGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
@@ -13,7 +14,7 @@ export class ScopeGuard implements CanActivate {
     const access = routeAccess(this.reflector, context);
     const principal = context.switchToHttp().getRequest<FastifyRequest>().principal;
     if (access?.kind !== 'api-key' || !principal) return true;
-    if (principal.scopes.length === 0 || principal.scopes.includes(access.scope)) return true;
+    if (scopesGrant(principal.scopes, access.scope)) return true;
     throw new DomainError('insufficient_scope', `This API key lacks the ${access.scope} scope.`);
   }
 }

@@ -5,6 +5,7 @@ import { PaymentIntentsService, toPaymentIntentResponse } from '@gateway/domain/
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
+import { IdempotencyKey } from '../../http/idempotency/idempotency-key.param';
 import { ApiContract } from '../../http/openapi.decorators';
 
 @ApiTags('Payment intents')
@@ -19,11 +20,20 @@ export class PaymentIntentsController {
   @ApiOperation({
     summary: 'Hold an amount on a saved card',
     description:
-      '`capture_method: "manual"` places a 7-day authorization hold on the customer\'s saved card — `authorization_code`, or the last reusable card of that e-mail (none: 400) — and returns `intent_reference` (`PI-…`) with status `requires_capture`. A hold the issuer refuses is 402 `authorization_declined`.',
+      '`capture_method: "manual"` places a 7-day authorization hold on the customer\'s saved card — `authorization_code`, or the last reusable card of that e-mail (none: 400) — and returns `intent_reference` (`PI-…`) with status `requires_capture`. A hold the issuer refuses is 402 `authorization_declined`. ' +
+      'A provider timeout is 504 `gateway_timeout`: retry with the same `Idempotency-Key` to get the intent, its hold asked for again under the same reference (never a second hold); another request under that key is 422 `idempotency_key_reused`.',
   })
-  @ApiContract({ body: CreatePaymentIntentRequest, status: 201, errors: ['validation_error', 'invalid_currency', 'authorization_not_found', 'authorization_declined', 'gateway_timeout', 'provider_error'] })
-  async create(@Tenant() ctx: DeveloperContext, @Body() body: CreatePaymentIntentRequest): Promise<PaymentIntentResponse> {
-    const intent = await this.intents.create(ctx, { amount: body.amount, email: body.email, currency: body.currency, authorizationCode: body.authorization_code, metadata: body.metadata });
+  @ApiContract({
+    body: CreatePaymentIntentRequest,
+    status: 201,
+    errors: ['validation_error', 'invalid_currency', 'authorization_not_found', 'authorization_declined', 'idempotency_key_reused', 'gateway_timeout', 'provider_error'],
+  })
+  async create(@Tenant() ctx: DeveloperContext, @Body() body: CreatePaymentIntentRequest, @IdempotencyKey() idempotencyKey: string | undefined): Promise<PaymentIntentResponse> {
+    const intent = await this.intents.create(
+      ctx,
+      { amount: body.amount, email: body.email, currency: body.currency, authorizationCode: body.authorization_code, metadata: body.metadata },
+      idempotencyKey,
+    );
     return toPaymentIntentResponse(intent);
   }
 
@@ -42,9 +52,10 @@ export class PaymentIntentsController {
   @ApiOperation({
     summary: 'Capture a hold',
     description:
-      'Captures all of the hold, or `amount` (at most the held amount), into a payment with the intent\'s reference, credited like a verified payment (fees, ledger, `payment.success`); status `succeeded`. After cancel or expiry: 409 `invalid_state`. A capture racing a cancel ends as exactly one of them.',
+      'Captures all of the hold, or `amount` (at most the held amount), into a payment with the intent\'s reference, credited like a verified payment (fees, ledger, `payment.success`); status `succeeded`, set in the same transaction as the credit. After cancel or expiry: 409 `invalid_state`. A capture racing a cancel ends as exactly one of them. ' +
+      'The provider refusing the capture: 402 `authorization_declined`, nothing captured, the intent still `requires_capture`. A provider timeout: 504 `gateway_timeout`, the capture stays claimed (cancel and other amounts: 409) and a retry with the same amount — same key or a new request — finishes it without capturing twice.',
   })
-  @ApiContract({ body: CapturePaymentIntentRequest, errors: ['validation_error', 'payment_intent_not_found', 'invalid_state', 'gateway_timeout', 'provider_error'] })
+  @ApiContract({ body: CapturePaymentIntentRequest, errors: ['validation_error', 'payment_intent_not_found', 'invalid_state', 'authorization_declined', 'gateway_timeout', 'provider_error'] })
   async capture(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string, @Body() body: CapturePaymentIntentRequest): Promise<PaymentIntentResponse> {
     return toPaymentIntentResponse(await this.intents.capture(ctx, reference, body?.amount));
   }
@@ -53,7 +64,11 @@ export class PaymentIntentsController {
   @Idempotent()
   @HttpCode(200)
   @Authenticated({ scope: 'payment_intents:write' })
-  @ApiOperation({ summary: 'Cancel a hold', description: 'Releases the hold (status `canceled`), with no fee. After capture or expiry: 409 `invalid_state`.' })
+  @ApiOperation({
+    summary: 'Cancel a hold',
+    description:
+      'Releases the hold (status `canceled`), with no fee. After capture or expiry, or while a capture is in progress: 409 `invalid_state`. A release the provider does not confirm is retried by the scheduler until it does.',
+  })
   @ApiContract({ errors: ['payment_intent_not_found', 'invalid_state'] })
   async cancel(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentIntentResponse> {
     return toPaymentIntentResponse(await this.intents.cancel(ctx, reference));

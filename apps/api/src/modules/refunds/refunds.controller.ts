@@ -22,7 +22,8 @@ export class RefundsController {
     summary: 'Refund a payment',
     description:
       'Full (`amount` omitted: what is left to refund) or partial. The wallet pays for it: the debit is ledgered at once and must be covered by the available balance (422 `insufficient_wallet_balance`); refunds of one payment never add up to more than its amount. ' +
-      'Status `pending` until the provider confirms, then `processed` with `refund.completed`; a refund the provider fails becomes `failed` and its debit is reversed. The payment shows `amount_refunded`. Idempotent with `Idempotency-Key`.',
+      'Status `pending` until the provider confirms, then `processed` with `refund.completed`; a refund the provider refuses at once (answered here with status `failed`) or fails later becomes `failed`, its debit reversed by a credit and `amount_refunded` restored. The payment shows `amount_refunded`. ' +
+      'Idempotent with `Idempotency-Key`; the same key with another payment, amount or reason is 422 `idempotency_key_reused`. A provider timeout is 504 `gateway_timeout` with the refund kept `pending` (debited): retry with the same key, or let the scheduler resubmit it — the provider never refunds twice.',
   })
   @ApiContract({
     body: CreateRefundRequest,

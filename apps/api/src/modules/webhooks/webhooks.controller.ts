@@ -17,6 +17,9 @@ import { Idempotent } from '../../http/idempotency/idempotent.decorator';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
 
+/** `webhooks:manage` includes `webhooks:read` (SCOPE_IMPLIES), so a key that manages webhooks can also read them. */
+const READ_NOTE = 'Needs `webhooks:read` or `webhooks:manage`.';
+
 const URL_RULES =
   'Live mode requires https:// and refuses hosts resolving to loopback, private, link-local or reserved addresses (checked again at connect time); test mode also accepts http:// and loopback.';
 
@@ -50,15 +53,18 @@ export class WebhooksController {
   @Idempotent()
   @HttpCode(200)
   @Authenticated({ scope: 'webhooks:manage' })
-  @ApiOperation({ summary: 'Retry a delivery now', description: 'A new attempt with the same event id; the outcome is logged and returned (status and latency).' })
-  @ApiContract({ errors: ['webhook_log_not_found'] })
+  @ApiOperation({
+    summary: 'Retry a delivery now',
+    description: 'A new attempt with the same event id; the outcome is logged and returned (status and latency). `conflict` (409) while an attempt of the same delivery is in flight: retry a few seconds later.',
+  })
+  @ApiContract({ errors: ['webhook_log_not_found', 'conflict'] })
   async retry(@Tenant() ctx: DeveloperContext, @Param('log_id') logId: string): Promise<WebhookAttemptResponse> {
     return toWebhookAttemptResponse(await this.webhooks.retry(ctx, logId));
   }
 
   @Get()
   @Authenticated({ scope: 'webhooks:read' })
-  @ApiOperation({ summary: 'List webhook endpoints', description: 'Cursor-paginated, newest first.' })
+  @ApiOperation({ summary: 'List webhook endpoints', description: `Cursor-paginated, newest first. ${READ_NOTE}` })
   @ApiContract({ list: true, errors: ['validation_error'] })
   async list(@Tenant() ctx: DeveloperContext, @Query() query: ListQueryDto): Promise<ListResponse<WebhookResponse>> {
     const page = await this.webhooks.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
@@ -67,7 +73,7 @@ export class WebhooksController {
 
   @Get(':id/logs')
   @Authenticated({ scope: 'webhooks:read' })
-  @ApiOperation({ summary: 'Delivery logs of an endpoint', description: 'Every attempt: time, status code, latency, error, response body (first 1024 characters). Cursor-paginated, newest first.' })
+  @ApiOperation({ summary: 'Delivery logs of an endpoint', description: `Every attempt: time, status code, latency, error, response body (first 1024 characters). Cursor-paginated, newest first. ${READ_NOTE}` })
   @ApiContract({ list: true, errors: ['validation_error', 'webhook_not_found'] })
   async logs(@Tenant() ctx: DeveloperContext, @Param('id') id: string, @Query() query: ListQueryDto): Promise<ListResponse<WebhookLogResponse>> {
     const page = await this.webhooks.listLogs(ctx, id, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
@@ -76,7 +82,7 @@ export class WebhooksController {
 
   @Get(':id')
   @Authenticated({ scope: 'webhooks:read' })
-  @ApiOperation({ summary: 'Get a webhook endpoint' })
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: READ_NOTE })
   @ApiContract({ errors: ['webhook_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('id') id: string): Promise<WebhookResponse> {
     return toWebhookResponse(await this.webhooks.get(ctx, id));

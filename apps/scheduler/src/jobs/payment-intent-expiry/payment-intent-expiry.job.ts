@@ -3,8 +3,10 @@ import { Cron } from '@nestjs/schedule';
 import { PaymentIntentsService } from '@gateway/domain/payments';
 
 /**
- * Every five minutes, holds past their 7 days become `expired` and are released at the provider.
- * One conditional UPDATE decides, so several schedulers may run it at once.
+ * Every five minutes: holds past their 7 days become `expired`; releases still owed (an expiry or
+ * cancel whose release failed, or a scan cut short) are retried until the provider confirms them;
+ * creates never confirmed nor retried are given up and captures whose answer never came are
+ * resumed. Conditional UPDATEs and idempotent provider calls, so several schedulers may run it.
  */
 @Injectable()
 export class PaymentIntentExpiryJob {
@@ -20,9 +22,12 @@ export class PaymentIntentExpiryJob {
     try {
       const expired = await this.intents.expireHolds();
       if (expired > 0) this.logger.log(`Expired ${expired} authorization holds`);
+      const recovered = await this.intents.recoverInterrupted();
+      if (recovered > 0) this.logger.log(`Resumed or gave up ${recovered} interrupted holds and captures`);
       return expired;
     } catch (error) {
-      this.logger.error('Hold-expiry scan failed', error instanceof Error ? error.stack : String(error));
+      // Nothing is lost: what this run did not finish is still owed, and the next run scans again.
+      this.logger.error('Hold-upkeep scan failed', error instanceof Error ? error.stack : String(error));
       return 0;
     } finally {
       this.running = false;

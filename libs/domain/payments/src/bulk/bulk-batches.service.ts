@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { FieldErrors } from '@gateway/contracts';
 import { EventsService } from '@gateway/domain/events';
+import { ProviderRejectedError } from '@gateway/provider';
 import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
@@ -19,12 +20,25 @@ export interface BulkItem {
   payload: Record<string, unknown>;
 }
 
+/** A claimed item as processing sees it; `claimToken` identifies this claim (see the claim-token migration). */
+type ClaimedItem = Pick<PaymentBatchItemEntity, 'id' | 'position' | 'type' | 'payload'> & { claimToken: string };
+
+type ItemOutcome = Pick<PaymentBatchItemEntity, 'status' | 'paymentReference' | 'paymentStatus' | 'error'>;
+
 /**
  * Bulk initializes and charges. A batch is validated as a whole (one bad item refuses it, naming
  * the item), stored with its items, and queued on the PostgreSQL job queue in the same transaction.
- * Processing claims one item at a time (SKIP LOCKED; a claim older than the timeout is taken over),
- * and runs it under an idempotency key of its own — batch reference + position — so a crash, a
- * retried job or a second worker resumes the item's payment instead of making another.
+ * Processing claims one item at a time (SKIP LOCKED, with a claim token; a claim older than the
+ * timeout is taken over), and runs it under an idempotency key of its own — batch reference +
+ * position — so a crash, a retried job or a second worker resumes the item's payment instead of
+ * making another. An item's result is written only while its claim is still the writer's, so a
+ * worker that was taken over cannot overwrite the newer result. A provider that did not answer
+ * (timeout, 5xx) may have charged the card: such an item is not failed but left claimed, and
+ * re-run once the claim is stale — safe, because the provider keys the charge by our reference.
+ *
+ * A scheduled initialize (`charge_at`) is validated against the batch's creation time, but
+ * PaymentsService checks `charge_at` again when the item is processed: an item reached after its
+ * `charge_at` came within 60 s fails with `invalid_charge_at` (documented in docs/charges.md).
  */
 @Injectable()
 export class BulkBatchesService {
@@ -112,39 +126,69 @@ export class BulkBatchesService {
     return rows.length;
   }
 
-  private async claimNext(batchId: string): Promise<PaymentBatchItemEntity | null> {
+  private async claimNext(batchId: string): Promise<ClaimedItem | null> {
     const now = this.clock.now();
     const stale = new Date(now.getTime() - this.config.payments.bulkClaimTimeoutSeconds * 1000);
     const [rows] = (await this.dataSource.query(
-      `UPDATE payment_batch_items SET status = 'processing', claimed_at = $2, updated_at = $2
+      `UPDATE payment_batch_items SET status = 'processing', claimed_at = $2, claim_token = gen_random_uuid(), updated_at = $2
         WHERE id = (SELECT id FROM payment_batch_items
                      WHERE batch_id = $1 AND (status = 'pending' OR status = 'processing' AND claimed_at < $3)
                      ORDER BY position LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, position, type, payload`,
+        RETURNING id, position, type, payload, claim_token AS "claimToken"`,
       [batchId, now, stale],
-    )) as [Array<Pick<PaymentBatchItemEntity, 'id' | 'position' | 'type' | 'payload'>>, number];
-    return (rows[0] as PaymentBatchItemEntity | undefined) ?? null;
+    )) as [ClaimedItem[], number];
+    return rows[0] ?? null;
   }
 
-  private async runItem(ctx: DeveloperContext, batch: PaymentBatchEntity, item: PaymentBatchItemEntity): Promise<void> {
+  private async runItem(ctx: DeveloperContext, batch: PaymentBatchEntity, item: ClaimedItem): Promise<void> {
     const key = `batch:${batch.reference}:${item.position}`;
-    let outcome: Pick<PaymentBatchItemEntity, 'status'> & Partial<Pick<PaymentBatchItemEntity, 'paymentReference' | 'paymentStatus' | 'error'>>;
+    let outcome: ItemOutcome;
     try {
       const input = toPaymentInput(item);
       const view =
         item.type === 'charge'
-          ? await this.charges.chargeNow(ctx, { ...input, authorizationCode: input.authorizationCode as string }, key)
-          : await this.payments.initialize(ctx, input, key);
-      outcome = { status: 'succeeded', paymentReference: view.payment.reference, paymentStatus: view.payment.status, error: null };
+          ? await this.charges.chargeNow(ctx, { ...input, authorizationCode: input.authorizationCode as string }, key, 'batch_item')
+          : await this.payments.initialize(ctx, input, key, 'batch_item');
+      const { reference, status, gatewayResponse } = view.payment;
+      outcome =
+        status === 'failed'
+          ? {
+              status: 'failed',
+              paymentReference: reference,
+              paymentStatus: status,
+              error: { code: 'authorization_declined', message: `The card issuer declined the charge${gatewayResponse ? `: ${gatewayResponse}` : ''}.` },
+            }
+          : { status: 'succeeded', paymentReference: reference, paymentStatus: status, error: null };
     } catch (error) {
       if (!(error instanceof DomainError)) {
         // Unexpected (the database went away…): leave the claim to be taken over and retried.
         this.logger.error(`batch ${batch.reference} item ${item.position} failed unexpectedly`, error instanceof Error ? error.stack : String(error));
         throw error;
       }
-      outcome = { status: 'failed', error: { code: error.code, message: error.message } };
+      if (isUnanswered(error)) {
+        // The provider may have acted: keep the claim (renewed), so the item is re-run once it is stale.
+        this.logger.warn(`batch ${batch.reference} item ${item.position}: no answer from the provider (${error.code}); it will be resumed`);
+        await this.renewClaim(item);
+        return;
+      }
+      outcome = { status: 'failed', paymentReference: null, paymentStatus: null, error: { code: error.code, message: error.message } };
     }
-    await this.items.update({ id: item.id }, { ...outcome, error: (outcome.error ?? null) as never, updatedAt: this.clock.now() });
+    const [, written] = (await this.dataSource.query(
+      `UPDATE payment_batch_items SET status = $3, payment_reference = $4, payment_status = $5, error = $6::jsonb, updated_at = $7
+        WHERE id = $1 AND claim_token = $2 AND status = 'processing'`,
+      [item.id, item.claimToken, outcome.status, outcome.paymentReference, outcome.paymentStatus, outcome.error && JSON.stringify(outcome.error), this.clock.now()],
+    )) as [unknown, number];
+    if (written !== 1) this.logger.warn(`batch ${batch.reference} item ${item.position}: taken over by another worker; its result stands`);
+  }
+
+  /** Restarts this claim's timeout, unless another worker holds the item by now. */
+  private async renewClaim(item: ClaimedItem): Promise<void> {
+    const now = this.clock.now();
+    await this.dataSource.query(`UPDATE payment_batch_items SET claimed_at = $3, updated_at = $3 WHERE id = $1 AND claim_token = $2 AND status = 'processing'`, [
+      item.id,
+      item.claimToken,
+      now,
+    ]);
   }
 
   /** The batch is done when no item is open: completed once, with `batch.completed`, in one transaction. */
@@ -165,6 +209,11 @@ export class BulkBatchesService {
       await this.events.emit(manager, { developerId: batch.developerId, mode: batch.mode }, 'batch.completed', summary);
     });
   }
+}
+
+/** The provider did not answer (timeout, 5xx, unreachable): it may have acted, so the outcome is unknown. */
+function isUnanswered(error: DomainError): boolean {
+  return error.code === 'gateway_timeout' || (error.code === 'provider_error' && !(error instanceof ProviderRejectedError));
 }
 
 async function enqueue(manager: EntityManager, batchId: string): Promise<void> {

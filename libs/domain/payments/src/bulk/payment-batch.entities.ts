@@ -55,6 +55,10 @@ export class PaymentBatchItemEntity {
   @Column('timestamptz', { name: 'claimed_at', nullable: true })
   claimedAt: Date | null;
 
+  /** This claim's identity: a result is written only under the token that claimed the item. */
+  @Column('uuid', { name: 'claim_token', nullable: true })
+  claimToken: string | null;
+
   @Column('text', { name: 'payment_reference', nullable: true })
   paymentReference: string | null;
 

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { Mode, PaymentIntentStatus } from '@gateway/contracts';
+import type { Mode } from '@gateway/contracts';
 import { type Amount, amountTransformer, type Currency } from '@gateway/platform';
+import type { PaymentIntentRowStatus } from './payment-intent-status';
 
 const money = { type: 'numeric', precision: 20, scale: 2, transformer: amountTransformer } as const;
 
@@ -20,7 +21,7 @@ export class PaymentIntentEntity {
   reference: string;
 
   @Column('text')
-  status: PaymentIntentStatus;
+  status: PaymentIntentRowStatus;
 
   @Column('text', { name: 'capture_method' })
   captureMethod: 'manual';
@@ -48,6 +49,25 @@ export class PaymentIntentEntity {
 
   @Column('uuid', { name: 'payment_id', nullable: true })
   paymentId: string | null;
+
+  /** The amount a capture claimed (status `capturing`); kept once it succeeded. */
+  @Column({ ...money, name: 'capture_amount', nullable: true })
+  captureAmount: Amount | null;
+
+  @Column('timestamptz', { name: 'capture_started_at', nullable: true })
+  captureStartedAt: Date | null;
+
+  /** When the provider released the hold of a canceled or expired intent; null there = a release is still owed. */
+  @Column('timestamptz', { name: 'released_at', nullable: true })
+  releasedAt: Date | null;
+
+  /** The create's Idempotency-Key, so a retry after a timeout resumes this intent (and its hold). */
+  @Column('text', { name: 'idempotency_key', nullable: true })
+  idempotencyKey: string | null;
+
+  /** What the create asked for (see requestHash), to refuse the key's reuse for another request. */
+  @Column('text', { name: 'request_hash', nullable: true })
+  requestHash: string | null;
 
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;

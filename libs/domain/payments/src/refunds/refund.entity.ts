@@ -38,6 +38,11 @@ export class RefundEntity {
   @Column('text', { name: 'idempotency_key', nullable: true })
   idempotencyKey: string | null;
 
+  /** What the key was first used for (payment, requested amount, reason; see requestHash); null before it was kept. */
+  @Column('text', { name: 'request_hash', nullable: true })
+  requestHash: string | null;
+
+  /** Null until the provider accepted the refund: such a refund is submitted again (same reference) until it does. */
   @Column('text', { name: 'provider_refund_id', nullable: true })
   providerRefundId: string | null;
 

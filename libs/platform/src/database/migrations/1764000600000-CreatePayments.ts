@@ -48,6 +48,11 @@ export class CreatePayments1764000600000 implements MigrationInterface {
         metadata jsonb NOT NULL DEFAULT '{}',
         splits jsonb NOT NULL DEFAULT '[]',
         idempotency_key text,
+        -- The key space the key belongs to (the entry point: 'initialize', 'charge', 'batch_item'): the
+        -- same key on two endpoints names two payments (decisions.md: method + route are in the scope).
+        idempotency_scope text,
+        -- SHA-256 of the canonical validated request: a retry under the key must be the same payment.
+        request_fingerprint text,
         authorization_id uuid REFERENCES payment_authorizations (id),
         charge_at timestamptz,
         gateway_response text,
@@ -58,9 +63,12 @@ export class CreatePayments1764000600000 implements MigrationInterface {
         provider_authorization_url text,
         created_at timestamptz NOT NULL,
         updated_at timestamptz NOT NULL,
-        CHECK ((status = 'success') = (net_amount IS NOT NULL))
+        CHECK ((status = 'success') = (net_amount IS NOT NULL)),
+        CHECK (idempotency_key IS NULL OR (idempotency_scope IS NOT NULL AND request_fingerprint IS NOT NULL))
       )`);
-    await q.query(`CREATE UNIQUE INDEX payments_idempotency_key ON payments (developer_id, mode, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX payments_idempotency_key ON payments (developer_id, mode, idempotency_scope, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX payments_listing ON payments (developer_id, mode, created_at DESC, id DESC)`);
     await q.query(`CREATE INDEX payments_customer_listing ON payments (customer_id, created_at DESC, id DESC)`);
     // The scheduler's scans: unpaid payments to abandon, scheduled charges falling due.
@@ -68,12 +76,16 @@ export class CreatePayments1764000600000 implements MigrationInterface {
     await q.query(`CREATE INDEX payments_scheduled_due ON payments (charge_at) WHERE status = 'scheduled'`);
 
     // Every provider webhook processed, once: a redelivered callback is recognised by its digest.
+    // A delivery claims its digest (INSERT … ON CONFLICT) before processing; processed_at is set when
+    // processing succeeded. A failed processing deletes the claim; a claim left by a crashed instance
+    // (processed_at null, received_at old) is taken over by the next redelivery.
     await q.query(`
       CREATE TABLE provider_events (
         digest text PRIMARY KEY,
         mode text NOT NULL CHECK (mode IN ('test', 'live')),
         event text NOT NULL,
-        received_at timestamptz NOT NULL
+        received_at timestamptz NOT NULL,
+        processed_at timestamptz
       )`);
   }
 

@@ -13,6 +13,10 @@ import { CreateRefunds1764000800000 } from './1764000800000-CreateRefunds';
 import { CreatePaymentIntents1764000810000 } from './1764000810000-CreatePaymentIntents';
 import { CreatePaymentBatches1764000900000 } from './1764000900000-CreatePaymentBatches';
 import { KeyRequestLogsByRequestId1764001000000 } from './1764001000000-KeyRequestLogsByRequestId';
+import { NumberWebhookAttemptsPerDelivery1764001070000 } from './1764001070000-NumberWebhookAttemptsPerDelivery';
+import { AddPaymentIntentClaims1764001100000 } from './1764001100000-AddPaymentIntentClaims';
+import { AddRefundRequestHash1764001110000 } from './1764001110000-AddRefundRequestHash';
+import { AddPaymentBatchItemClaimToken1764001120000 } from './1764001120000-AddPaymentBatchItemClaimToken';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -31,4 +35,8 @@ export const MIGRATIONS = [
   CreatePaymentIntents1764000810000,
   CreatePaymentBatches1764000900000,
   KeyRequestLogsByRequestId1764001000000,
+  NumberWebhookAttemptsPerDelivery1764001070000,
+  AddPaymentIntentClaims1764001100000,
+  AddRefundRequestHash1764001110000,
+  AddPaymentBatchItemClaimToken1764001120000,
 ];
