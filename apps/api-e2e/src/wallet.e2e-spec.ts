@@ -128,6 +128,28 @@ describe('wallet balance and ledger', () => {
     expect(references).toEqual(Array.from({ length: 25 }, (_, i) => `PAY_${25 - i}`));
   });
 
+  it('pages without gap or duplicate while entries are being posted between the pages', async () => {
+    const pager = await createMerchant(gateway);
+    const ctx: DeveloperContext = { developerId: pager.developerId, mode: 'test' };
+    for (let i = 1; i <= 7; i++) {
+      gateway.clock.advance(1000);
+      await post(ctx, paid(`${i}`), { reference: `PAY_${i}` });
+    }
+    const references: string[] = [];
+    let cursor: string | null = null;
+    let late = 0;
+    do {
+      const res: Awaited<ReturnType<typeof get>> = await get(`/api/v1/wallet/ledger?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, pager.key);
+      expect(res.status).toBe(200);
+      references.push(...res.body.data.map((e: { reference: string }) => e.reference));
+      cursor = res.body.meta.next_cursor;
+      // An entry posted mid-listing is newer than the cursor: it never shifts the pages.
+      gateway.clock.advance(1000);
+      await post(ctx, paid('1'), { reference: `LATE_${++late}` });
+    } while (cursor);
+    expect(references).toEqual(Array.from({ length: 7 }, (_, i) => `PAY_${7 - i}`));
+  });
+
   it('filters by time with from and to (inclusive)', async () => {
     const timed = await createMerchant(gateway);
     const ctx: DeveloperContext = { developerId: timed.developerId, mode: 'test' };

@@ -78,12 +78,20 @@ export class PaymentsService {
    * Creates a pending payment and its hosted checkout (or a scheduled charge of a saved card).
    * A retry with the same idempotency key after a provider timeout resumes the same payment: our
    * reference goes to the provider again, and the provider answers with the original checkout.
-   * `scope`: the key space of `idempotencyKey` (bulk items pass `batch_item`).
+   * `scope`: the key space of `idempotencyKey` (bulk items pass `batch_item`). `requestedAt`: when
+   * the request was accepted, for the charge_at lead time (a bulk item: its batch's creation, so
+   * an item accepted with a valid schedule is not refused for being processed later).
    * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at,
    *         authorization_not_found, idempotency_key_reused, gateway_timeout, provider_error
    */
-  async initialize(ctx: DeveloperContext, input: InitializePayment, idempotencyKey?: string, scope: PaymentKeyScope = 'initialize'): Promise<PaymentView> {
-    const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout', scope);
+  async initialize(
+    ctx: DeveloperContext,
+    input: InitializePayment,
+    idempotencyKey?: string,
+    scope: PaymentKeyScope = 'initialize',
+    requestedAt?: Date,
+  ): Promise<PaymentView> {
+    const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout', scope, requestedAt);
     if (payment.status === 'pending' && !payment.providerAuthorizationUrl) await this.openCheckout(payment);
     return (await this.repository.findView(ctx, payment.reference)) as PaymentView;
   }
@@ -116,11 +124,12 @@ export class PaymentsService {
     idempotencyKey: string | undefined,
     purpose: PaymentPurpose,
     scope: PaymentKeyScope = purpose === 'charge' ? 'charge' : 'initialize',
+    requestedAt?: Date,
   ): Promise<PaymentEntity> {
     const currency = parseRequestCurrency(input.currency);
     const amount = this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
-    const chargeAt = purpose === 'checkout' ? this.parseSchedule(input) : null;
+    const chargeAt = purpose === 'checkout' ? this.parseSchedule(input, requestedAt) : null;
     const fingerprint = paymentFingerprint(purpose, input, { amount, currency, splits, chargeAt });
 
     if (idempotencyKey) {
@@ -218,7 +227,7 @@ export class PaymentsService {
    * missing too; only a valid charge_at without authorization_code is a `validation_error`.
    * @throws invalid_charge_at, validation_error
    */
-  private parseSchedule(input: InitializePayment): Date | null {
+  private parseSchedule(input: InitializePayment, requestedAt: Date = this.clock.now()): Date | null {
     if (input.chargeAt === undefined) {
       if (input.authorizationCode !== undefined) {
         throw new DomainError('validation_error', 'authorization_code schedules a charge: send charge_at with it (or use POST /payments/charge/ to charge now).', {
@@ -232,7 +241,7 @@ export class PaymentsService {
     }
     const chargeAt = new Date(input.chargeAt);
     if (Number.isNaN(chargeAt.getTime())) throw new DomainError('invalid_charge_at', 'charge_at must be an ISO 8601 UTC date-time.');
-    if (chargeAt.getTime() - this.clock.now().getTime() <= MIN_CHARGE_AT_LEAD_MS) {
+    if (chargeAt.getTime() - requestedAt.getTime() <= MIN_CHARGE_AT_LEAD_MS) {
       throw new DomainError('invalid_charge_at', 'charge_at must be more than 60 seconds in the future.');
     }
     if (input.authorizationCode === undefined) {

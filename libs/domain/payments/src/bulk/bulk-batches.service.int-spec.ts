@@ -87,7 +87,7 @@ describe('BulkBatchesService (item outcomes)', () => {
       ['succeeded', 'PAY_a'],
       ['succeeded', 'PAY_b'],
     ]);
-    expect(payments.initialize).toHaveBeenLastCalledWith(ctx, expect.anything(), `batch:${batch.reference}:0`, 'batch_item');
+    expect(payments.initialize).toHaveBeenLastCalledWith(ctx, expect.anything(), `batch:${batch.reference}:0`, 'batch_item', expect.any(Date));
     expect(await batchStatus(batch.id)).toBe('completed');
   });
 
@@ -113,5 +113,28 @@ describe('BulkBatchesService (item outcomes)', () => {
       { status: 'failed', payment_reference: null, payment_status: null, error: { code: 'provider_error', message: expect.stringContaining('Invalid email') } },
     ]);
     expect(await batchStatus(batch.id)).toBe('completed');
+  });
+
+  it('schedules an item processed after its charge_at came near: the lead time counts from the batch, and the payment is due at once', async () => {
+    const email = `late-${randomUUID().slice(0, 8)}@example.com`;
+    const [customer] = await dataSource.query(`INSERT INTO customers (developer_id, mode, reference, email) VALUES ($1, 'test', $2, $3) RETURNING id`, [
+      ctx.developerId,
+      `CUS_${randomUUID().slice(0, 12)}`,
+      email,
+    ]);
+    const code = `AUTH_${randomUUID().slice(0, 12)}`;
+    await dataSource.query(
+      `INSERT INTO payment_authorizations (developer_id, mode, code, customer_id, email, provider_authorization_code, reusable, created_at)
+       VALUES ($1, 'test', $2, $3, $4, $5, true, now())`,
+      [ctx.developerId, code, customer.id, email, `AUTH_provider_${randomUUID().slice(0, 8)}`],
+    );
+    const chargeAt = new Date(clock.now().getTime() + 90_000).toISOString();
+    const batch = await batches.create(ctx, [{ type: 'initialize', payload: { amount: 2500, email, authorization_code: code, charge_at: chargeAt } }]);
+    clock.advance(5 * 60_000); // the worker reaches the item five minutes later
+    await batches.process(batch.id);
+    const [item] = await itemsOf(batch.id);
+    expect(item).toMatchObject({ status: 'succeeded', payment_status: 'scheduled', error: null });
+    const [payment] = await dataSource.query(`SELECT charge_at FROM payments WHERE reference = $1`, [item.payment_reference]);
+    expect((payment.charge_at as Date).toISOString()).toBe(chargeAt);
   });
 });

@@ -36,9 +36,9 @@ type ItemOutcome = Pick<PaymentBatchItemEntity, 'status' | 'paymentReference' | 
  * (timeout, 5xx) may have charged the card: such an item is not failed but left claimed, and
  * re-run once the claim is stale — safe, because the provider keys the charge by our reference.
  *
- * A scheduled initialize (`charge_at`) is validated against the batch's creation time, but
- * PaymentsService checks `charge_at` again when the item is processed: an item reached after its
- * `charge_at` came within 60 s fails with `invalid_charge_at` (documented in docs/charges.md).
+ * A scheduled initialize (`charge_at`) is validated against the batch's creation time, also when
+ * the item is processed: an item reached after its `charge_at` becomes a scheduled payment that is
+ * already due, and the next scheduler scan charges it.
  */
 @Injectable()
 export class BulkBatchesService {
@@ -148,7 +148,7 @@ export class BulkBatchesService {
       const view =
         item.type === 'charge'
           ? await this.charges.chargeNow(ctx, { ...input, authorizationCode: input.authorizationCode as string }, key, 'batch_item')
-          : await this.payments.initialize(ctx, input, key, 'batch_item');
+          : await this.payments.initialize(ctx, input, key, 'batch_item', batch.createdAt);
       const { reference, status, gatewayResponse } = view.payment;
       outcome =
         status === 'failed'
