@@ -110,6 +110,24 @@ describe('every route is authenticated and scoped as the catalog says', () => {
     }
   });
 
+  it('documents every merchant route in the OpenAPI document, with its responses and the bearer key', async () => {
+    const doc = (await http(gateway.baseUrl, 'GET', '/api/docs.json')).body as {
+      paths: Record<string, Record<string, { responses?: Record<string, unknown>; security?: unknown[] }>>;
+    };
+    const missing: string[] = [];
+    for (const [signature, scope] of Object.entries(CATALOG)) {
+      const [method, path] = signature.split(' ');
+      if (!path.startsWith('/api/v1/')) continue;
+      const operation = doc.paths[path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
+      if (!operation) missing.push(signature);
+      else {
+        expect([signature, Object.keys(operation.responses ?? {}).length > 1]).toEqual([signature, true]);
+        if (scope !== 'public') expect([signature, operation.security?.length ?? 0]).not.toEqual([signature, 0]);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('refuses every non-public route without a key, and serves public ones', async () => {
     // Portal routes answer with their own session checks; the portal suites cover them.
     for (const route of routes.filter((r) => !r.path.startsWith('/api/portal'))) {

@@ -64,7 +64,22 @@ function containsSequence(words: string[], sequence: string[]): boolean {
   return false;
 }
 
+/**
+ * Verdicts for keys seen before: an API's bodies use the same few hundred keys over and over, and
+ * this runs for every key of every logged body. Bounded, so keys a client invents cannot grow it.
+ */
+const verdicts = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
 export function isSensitiveKey(key: string): boolean {
+  const known = verdicts.get(key);
+  if (known !== undefined) return known;
+  const verdict = judgeKey(key);
+  if (verdicts.size < MAX_REMEMBERED_KEYS) verdicts.set(key, verdict);
+  return verdict;
+}
+
+function judgeKey(key: string): boolean {
   const normalised = normaliseKey(key);
   if (SENSITIVE_KEYS.has(normalised) || SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part))) return true;
   const words = keyWords(key);
