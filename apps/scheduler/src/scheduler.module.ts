@@ -9,7 +9,7 @@ import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-hous
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
-import { WebhookDeliveryModule } from './jobs/webhook-delivery/webhook-delivery.module';
+import { JobQueueModule } from './jobs/job-queue/job-queue.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -42,7 +42,7 @@ export class SchedulerModule {
         ScheduledChargesModule,
         PaymentIntentExpiryModule,
         RefundResubmissionModule,
-        WebhookDeliveryModule.forRoot(databaseUrl),
+        JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],
       providers: [{ provide: Clock, useValue: clock }],

@@ -4,7 +4,7 @@ export { DeveloperProvisioningService } from './developer-provisioning.service';
 export { IdentityHousekeepingService, type HousekeepingResult } from './identity-housekeeping.service';
 export { isLargeWithdrawal } from './large-withdrawal';
 export { INVALID_CREDENTIALS_MESSAGE, LoginService } from './login.service';
-export { MailerService, type OutgoingMail } from './mail/mailer.service';
+export { MailerService, type OutgoingMail, SEND_MAIL_TASK } from './mail/mailer.service';
 export type { PortalActor } from './portal-actor';
 export { PortalTokensService } from './portal-tokens.service';
 export {

@@ -1,6 +1,7 @@
 export { DevMailEntity } from './dev-mail.entity';
 export { LoginThrottleEntity } from './login-throttle.entity';
 export { MembershipEntity } from './membership.entity';
+export { OutboundMailEntity } from './outbound-mail.entity';
 export { PortalSessionEntity, type SessionStage } from './portal-session.entity';
 export { PortalTokenEntity, type PortalTokenPurpose } from './portal-token.entity';
 export { UserEntity } from './user.entity';
@@ -9,6 +10,7 @@ export { UserTotpEntity } from './user-totp.entity';
 import { DevMailEntity } from './dev-mail.entity';
 import { LoginThrottleEntity } from './login-throttle.entity';
 import { MembershipEntity } from './membership.entity';
+import { OutboundMailEntity } from './outbound-mail.entity';
 import { PortalSessionEntity } from './portal-session.entity';
 import { PortalTokenEntity } from './portal-token.entity';
 import { UserEntity } from './user.entity';
@@ -22,4 +24,5 @@ export const IDENTITY_ENTITIES = [
   LoginThrottleEntity,
   PortalTokenEntity,
   DevMailEntity,
+  OutboundMailEntity,
 ];

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig, Clock, DomainError } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
 import { Repository } from 'typeorm';
 import { DevMailEntity } from '../entities/dev-mail.entity';
+import { OutboundMailEntity } from '../entities/outbound-mail.entity';
 
 export interface OutgoingMail {
   to: string;
@@ -13,9 +15,16 @@ export interface OutgoingMail {
 
 const DEV_MAILBOX_LIMIT = 50;
 
+/** The job-queue task that sends one queued mail (run by the scheduler's worker). */
+export const SEND_MAIL_TASK = 'send_mail';
+
 /**
- * Sends mail through SMTP_URL when configured; otherwise keeps it in the dev mailbox table the
- * portal shows in development. Mail bodies carry link tokens, so they are never logged.
+ * Mail for people (invitations, verification, password resets). With SMTP_URL it is queued —
+ * a row with the body sealed, and a `send_mail` job, in one transaction — and the scheduler's
+ * job-queue worker sends it, retrying with backoff while the mail server refuses. So no request
+ * waits on the mail server or fails with it, and a password-reset answer takes as long for an
+ * unknown address as for a known one. Without SMTP_URL it is kept in the dev mailbox the portal
+ * shows in development. Mail bodies carry link tokens: never logged, stored only sealed.
  */
 @Injectable()
 export class MailerService implements OnModuleInit {
@@ -24,8 +33,10 @@ export class MailerService implements OnModuleInit {
 
   constructor(
     @InjectRepository(DevMailEntity) private readonly mailbox: Repository<DevMailEntity>,
+    @InjectRepository(OutboundMailEntity) private readonly outbox: Repository<OutboundMailEntity>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly encryptor: Encryptor,
   ) {
     if (config.mail.smtpUrl) this.transport = createTransport(config.mail.smtpUrl);
   }
@@ -36,12 +47,35 @@ export class MailerService implements OnModuleInit {
     }
   }
 
+  /** Whether mail goes through the job queue (SMTP_URL is set), so a worker must run SEND_MAIL_TASK. */
+  get queuesMail(): boolean {
+    return this.transport !== undefined;
+  }
+
   async send(mail: OutgoingMail): Promise<void> {
-    if (this.transport) {
-      await this.transport.sendMail({ from: this.config.mail.from, to: mail.to, subject: mail.subject, text: mail.text });
+    if (!this.transport) {
+      await this.mailbox.insert({ recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: this.clock.now() });
       return;
     }
-    await this.mailbox.insert({ recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: this.clock.now() });
+    const id = randomUUID();
+    await this.outbox.manager.transaction(async (m) => {
+      await m.insert(OutboundMailEntity, { id, recipient: mail.to, subject: mail.subject, bodySealed: this.encryptor.encrypt(mail.text, id), createdAt: this.clock.now() });
+      await m.query(`SELECT graphile_worker.add_job($1, json_build_object('mail_id', $2::text), job_key => $1 || ':' || $2, max_attempts => 10)`, [SEND_MAIL_TASK, id]);
+    });
+  }
+
+  /**
+   * Sends one queued mail and forgets it (the job-queue worker's task). A mail already sent — a
+   * retried job — is not there any more, and nothing happens. A refusal by the mail server throws,
+   * and the queue retries later.
+   */
+  async deliverQueued(id: string): Promise<void> {
+    if (!this.transport) throw new Error('SMTP_URL is not set: queued mail cannot be sent');
+    const mail = await this.outbox.findOneBy({ id });
+    if (!mail) return;
+    const text = this.encryptor.decrypt(mail.bodySealed, mail.id);
+    await this.transport.sendMail({ from: this.config.mail.from, to: mail.recipient, subject: mail.subject, text });
+    await this.outbox.delete({ id });
   }
 
   /**

@@ -17,6 +17,7 @@ import { NumberWebhookAttemptsPerDelivery1764001070000 } from './1764001070000-N
 import { AddPaymentIntentClaims1764001100000 } from './1764001100000-AddPaymentIntentClaims';
 import { AddRefundRequestHash1764001110000 } from './1764001110000-AddRefundRequestHash';
 import { AddPaymentBatchItemClaimToken1764001120000 } from './1764001120000-AddPaymentBatchItemClaimToken';
+import { CreateOutboundMails1764001200000 } from './1764001200000-CreateOutboundMails';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   AddPaymentIntentClaims1764001100000,
   AddRefundRequestHash1764001110000,
   AddPaymentBatchItemClaimToken1764001120000,
+  CreateOutboundMails1764001200000,
 ];

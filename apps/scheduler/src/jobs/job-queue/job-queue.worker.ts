@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { WEBHOOK_DELIVERY_TASK } from '@gateway/domain/events';
+import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/payments';
 import { WebhookDispatcher } from '@gateway/domain/webhooks';
 import { type Runner, run } from 'graphile-worker';
@@ -8,20 +9,21 @@ import { DATABASE_URL } from './database-url.token';
 const SWEEP_INTERVAL_MS = 5000;
 
 /**
- * The job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so an attempt
- * starts within milliseconds of the commit that enqueued it), plus a sweeper that re-enqueues
- * deliveries whose worker died mid-attempt and payment batches left unfinished by a crashed worker.
- * Later asynchronous jobs register their task here too.
+ * The scheduler's job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so a job
+ * starts within milliseconds of the commit that enqueued it): webhook deliveries, bulk payment
+ * batches and portal e-mails. A sweeper re-enqueues deliveries whose worker died mid-attempt and
+ * payment batches left unfinished by a crashed worker. Later asynchronous jobs register here too.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('WebhookDelivery');
+export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('JobQueue');
   private runner?: Runner;
   private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly dispatcher: WebhookDispatcher,
     private readonly batches: BulkBatchesService,
+    private readonly mailer: MailerService,
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
   ) {}
 
@@ -38,6 +40,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         [PAYMENT_BATCH_TASK]: async (payload) => {
           await this.batches.process((payload as { batch_id: string }).batch_id);
         },
+        // Only a worker that can reach the mail server takes mail jobs (graphile-worker fetches
+        // jobs of the tasks it lists), so one configured without SMTP_URL never fails them.
+        ...(this.mailer.queuesMail
+          ? {
+              [SEND_MAIL_TASK]: async (payload: unknown) => {
+                await this.mailer.deliverQueued((payload as { mail_id: string }).mail_id);
+              },
+            }
+          : {}),
       },
     });
     void this.sweep();
@@ -56,7 +67,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       const resumed = await this.batches.resumeStalled();
       if (resumed) this.logger.warn(`Re-enqueued ${resumed} stalled payment batches`);
     } catch (error) {
-      this.logger.error('Webhook sweep failed', error instanceof Error ? error.stack : String(error));
+      this.logger.error('Job-queue sweep failed', error instanceof Error ? error.stack : String(error));
     }
   }
 }

@@ -1,0 +1,18 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { IdentityModule } from '@gateway/domain/identity';
+import { PaymentsModule } from '@gateway/domain/payments';
+import { WebhooksModule } from '@gateway/domain/webhooks';
+import { DATABASE_URL } from './database-url.token';
+import { JobQueueWorker } from './job-queue.worker';
+
+@Module({})
+export class JobQueueModule {
+  static forRoot(databaseUrl: string): DynamicModule {
+    return {
+      module: JobQueueModule,
+      // The one job-queue worker of the scheduler: webhook deliveries, bulk payment batches, e-mail.
+      imports: [WebhooksModule, PaymentsModule, IdentityModule],
+      providers: [JobQueueWorker, { provide: DATABASE_URL, useValue: databaseUrl }],
+    };
+  }
+}
