@@ -16,6 +16,11 @@ Every response carries \`X-Request-Id\`. Every path answers with and without its
 
 **Amounts** are JSON numbers in the major unit (NGN, not kobo) with at most two decimals.
 
+**Bodies.** Malformed JSON: 400 \`invalid_json\` (also for a \`__proto__\` or \`constructor\` key); over
+1 MiB: 413 \`payload_too_large\`; unknown fields: 400 \`validation_error\`. Any text is kept exactly,
+except what no database column can hold — a NUL (\`\\u0000\`) or an unpaired UTF-16 surrogate, in a
+value or a key at any depth: 400 \`validation_error\` naming the field (\`metadata.notes.1\`).
+
 **Error codes**
 
 | HTTP | code |
