@@ -1,5 +1,4 @@
 import { DevelopersService } from '@gateway/domain/developers';
-import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
 import { buyer, customerWithSavedCard, eventsFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
@@ -18,7 +17,6 @@ describe('repeat charges of saved cards', () => {
   });
   afterAll(async () => {
     await h?.close();
-    await assertLedgerInvariants(process.env.TEST_DATABASE_URL as string);
   });
 
   describe('POST /payments/charge', () => {

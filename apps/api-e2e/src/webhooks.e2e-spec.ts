@@ -55,7 +55,13 @@ describe('webhooks', () => {
     const other = await createMerchant(gateway);
     expect((await api('GET', `/webhooks/${created.body.data.id}/`, undefined, other.key)).body.code).toBe('webhook_not_found');
     const live = await merchant.issueKey({ mode: 'live' });
-    expect((await api('GET', `/webhooks/${created.body.data.id}/`, undefined, live.key)).status).toBe(404);
+    const otherMode = await api('GET', `/webhooks/${created.body.data.id}/`, undefined, live.key);
+    expect([otherMode.status, otherMode.body.code]).toEqual([404, 'webhook_not_found']);
+    for (const key of [other.key, live.key]) {
+      const logs = await api('GET', `/webhooks/${created.body.data.id}/logs/`, undefined, key);
+      expect([logs.status, logs.body.code]).toEqual([404, 'webhook_not_found']);
+    }
+    expect((await api('GET', '/webhooks/wh_does_not_exist/logs/')).body.code).toBe('webhook_not_found');
     expect((await api('DELETE', `/webhooks/${created.body.data.id}/`)).status).toBe(200);
     expect((await api('GET', `/webhooks/${created.body.data.id}/`)).status).toBe(404);
   });

@@ -1,4 +1,4 @@
-import { DomainError } from '@gateway/platform';
+import { DomainError, isStorableText } from '@gateway/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -44,7 +44,7 @@ const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters (\\u0000) or un
  * as an internal error when written. Null when there is none.
  */
 function unstorableText(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return isStorable(value) ? null : path;
+  if (typeof value === 'string') return isStorableText(value) ? null : path;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = unstorableText(value[i], path ? `${path}.${i}` : String(i));
@@ -55,16 +55,10 @@ function unstorableText(value: unknown, path: string): string | null {
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const itemPath = path ? `${path}.${key}` : key;
-      if (!isStorable(key)) return itemPath;
+      if (!isStorableText(key)) return itemPath;
       const found = unstorableText(item, itemPath);
       if (found !== null) return found;
     }
   }
   return null;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function isStorable(text: string): boolean {
-  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 }

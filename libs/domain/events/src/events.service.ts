@@ -62,6 +62,7 @@ export class EventsService {
            FROM webhook_endpoints e
           WHERE e.developer_id = $3 AND e.mode = $4 AND e.deleted_at IS NULL AND $5 = ANY (e.events)
          RETURNING id)
+       -- The job enqueueDelivery queues (platform enqueueJob), for every delivery in one statement.
        SELECT graphile_worker.add_job($6, json_build_object('delivery_id', created.id::text), run_at => $2, job_key => $6 || ':' || created.id::text, max_attempts => 5)
          FROM created`,
       [eventId, this.clock.now(), ctx.developerId, ctx.mode, name, WEBHOOK_DELIVERY_TASK],

@@ -1,10 +1,12 @@
+import { LEDGER_ENTRY_TYPES, type LedgerEntryType, WALLET_BALANCE_TYPES, type WalletBalanceType } from '@gateway/contracts';
 import type { Amount, Currency } from '@gateway/platform';
 
-export const ENTRY_TYPES = ['credit', 'debit', 'fee', 'settlement', 'virtual_account_credit'] as const;
-export type EntryType = (typeof ENTRY_TYPES)[number];
+// One list with the wire: the ledger's entry types and buckets are the ones the API filters by.
+export const ENTRY_TYPES = LEDGER_ENTRY_TYPES;
+export type EntryType = LedgerEntryType;
 
-export const BUCKETS = ['available', 'pending', 'reserved'] as const;
-export type Bucket = (typeof BUCKETS)[number];
+export const BUCKETS = WALLET_BALANCE_TYPES;
+export type Bucket = WalletBalanceType;
 
 /**
  * The counterparties of the merchant's wallet. They have no balance rows (a shared row would be

@@ -80,7 +80,7 @@ export class PaymentChargesService {
     if (!payment.authorizationId) throw new Error(`payment ${payment.reference} has no saved card to charge`);
     const transaction = await this.provider.chargeAuthorization(ctx.mode, {
       reference: payment.reference,
-      authorizationCode: await this.repository.providerAuthorizationCode(payment.authorizationId),
+      authorizationCode: await this.repository.providerAuthorizationCode(ctx, payment.authorizationId),
       email: payment.email,
       amount: payment.amount,
       currency: payment.currency,

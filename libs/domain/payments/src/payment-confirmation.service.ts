@@ -108,7 +108,7 @@ export class PaymentConfirmationService {
           shares: breakdown.shares.map((s) => ({ subaccountCode: s.subaccount, amount: s.amount })),
         }),
       });
-      const authorization = saved ?? (updated.authorizationId ? await this.repository.findAuthorizationById(manager, updated.authorizationId) : null);
+      const authorization = saved ?? (updated.authorizationId ? await this.repository.findAuthorizationById(manager, ctx, updated.authorizationId) : null);
       const view: PaymentView = { payment: updated, authorization };
       await this.events.emit(manager, ctx, 'payment.success', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
       return view;

@@ -14,4 +14,3 @@ export const PAYMENT_TRANSITIONS = {
 
 export type PaymentTransition = keyof typeof PAYMENT_TRANSITIONS;
 
-export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['success', 'cancelled'];

@@ -214,8 +214,8 @@ export class PaymentsRepository {
     });
   }
 
-  findAuthorizationById(manager: EntityManager, id: string): Promise<PaymentAuthorizationEntity | null> {
-    return manager.getRepository(PaymentAuthorizationEntity).findOneBy({ id });
+  findAuthorizationById(manager: EntityManager, ctx: DeveloperContext, id: string): Promise<PaymentAuthorizationEntity | null> {
+    return manager.getRepository(PaymentAuthorizationEntity).findOneBy({ id, developerId: ctx.developerId, mode: ctx.mode });
   }
 
   /** Pending payments created before `before` become abandoned; optionally one tenant only. */
@@ -264,8 +264,8 @@ export class PaymentsRepository {
   }
 
   /** The provider's authorization code behind one of our saved cards (never shown to merchants). */
-  async providerAuthorizationCode(authorizationId: string): Promise<string> {
-    const card = await this.authorizations.findOneByOrFail({ id: authorizationId });
+  async providerAuthorizationCode(ctx: DeveloperContext, authorizationId: string): Promise<string> {
+    const card = await this.authorizations.findOneByOrFail({ id: authorizationId, developerId: ctx.developerId, mode: ctx.mode });
     return card.providerAuthorizationCode;
   }
 

@@ -2,8 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
 import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
-import { Clock, DomainError } from '@gateway/platform';
-import { createHash } from 'node:crypto';
+import { Clock, DomainError, sha256Hex } from '@gateway/platform';
 import type { Repository } from 'typeorm';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentsRepository } from './payments.repository';
@@ -56,7 +55,7 @@ export class ProviderWebhooksService {
   async receive(rawBody: string, signature: string | undefined): Promise<void> {
     const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
     if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
-    const digest = createHash('sha256').update(rawBody).digest('hex');
+    const digest = sha256Hex(rawBody);
     const claimedAt = this.clock.now();
 
     const claim = await this.claim(digest, event.mode, event.event, claimedAt);

@@ -1,3 +1,5 @@
+import { toStorableCharacters } from '@gateway/platform';
+
 /** What every sensitive value is replaced with before a body is stored. */
 export const REDACTED = '[REDACTED]';
 
@@ -105,8 +107,6 @@ export function redactSensitive(value: unknown, depth = 0): unknown {
   );
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /** A secret API key anywhere in a text: pasted into metadata, a note, or a URL path. */
 const SECRET_API_KEY = /sk_(?:test|live)_[A-Za-z0-9_-]{20,}/g;
 
@@ -117,11 +117,5 @@ const SECRET_API_KEY = /sk_(?:test|live)_[A-Za-z0-9_-]{20,}/g;
  * batch, so they become U+FFFD.
  */
 export function toStorableText(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses
-      .replace(/\u0000/g, '\ufffd')
-      .replace(LONE_SURROGATE, '\ufffd')
-      .replace(SECRET_API_KEY, REDACTED)
-  );
+  return toStorableCharacters(text).replace(SECRET_API_KEY, REDACTED);
 }

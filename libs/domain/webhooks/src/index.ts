@@ -2,8 +2,5 @@ export { WebhooksModule } from './webhooks.module';
 export { WebhooksService, type NewWebhook, type WebhookChanges, type EndpointWithSecret } from './webhooks.service';
 export { WebhookDispatcher } from './webhook-dispatcher.service';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } from './webhook.mapper';
-export { canonicalJson } from './canonical-json';
 export { signPayload, signatureHeader, verifySignatureHeader } from './signature';
-export { addressAllowed } from './url-guard';
 export { WebhookResolver } from './webhook-resolver';
-export { DELIVERY_TRANSITIONS } from './delivery-status';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, inTransaction } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, enqueueJob, inTransaction } from '@gateway/platform';
 import { WEBHOOK_DELIVERY_TASK } from '@gateway/domain/events';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -249,9 +249,5 @@ function updatedRows<T>(result: unknown): T[] {
 
 /** Queues an attempt in the caller's transaction (graphile-worker, LISTEN/NOTIFY wakes a worker). */
 export async function enqueueDelivery(m: EntityManager, deliveryId: string, runAt: Date): Promise<void> {
-  await m.query(`SELECT graphile_worker.add_job($1, json_build_object('delivery_id', $2::text), run_at => $3, job_key => 'webhook_delivery:' || $2, max_attempts => 5)`, [
-    WEBHOOK_DELIVERY_TASK,
-    deliveryId,
-    runAt,
-  ]);
+  await enqueueJob(m, WEBHOOK_DELIVERY_TASK, { name: 'delivery_id', value: deliveryId }, { maxAttempts: 5, runAt });
 }

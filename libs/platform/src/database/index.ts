@@ -3,3 +3,5 @@ export * from './embedded-postgres';
 export * from './resolve-database';
 export * from './transaction';
 export * from './access-notifications';
+export * from './job-queue';
+export * from './storable-text';

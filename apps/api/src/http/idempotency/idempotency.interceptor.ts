@@ -4,8 +4,7 @@ import { type IdempotencyClaim, IdempotencyService, requestFingerprint } from '@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Observable, of } from 'rxjs';
 import { developerContext } from '../auth/principal';
-import { routeAccess } from '../auth/route-access';
-import { IDEMPOTENCY_BODY_KEY } from './idempotency-body-key.decorator';
+import { routeMetadata } from '../route-metadata';
 import { extractIdempotencyKey } from './idempotency-key.extractor';
 
 declare module 'fastify' {
@@ -37,10 +36,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const principal = request.principal;
-    if (!MUTATING_METHODS.has(request.method) || !principal || routeAccess(this.reflector, context)?.kind !== 'api-key') {
-      return next.handle();
-    }
-    const bodyField = this.reflector.getAllAndOverride<string | undefined>(IDEMPOTENCY_BODY_KEY, [context.getHandler(), context.getClass()]);
+    if (!MUTATING_METHODS.has(request.method) || !principal) return next.handle();
+    const route = routeMetadata(this.reflector, context);
+    if (route.access?.kind !== 'api-key') return next.handle();
+    const bodyField = route.idempotencyBodyField;
     const key = extractIdempotencyKey(request.headers, request.body, bodyField);
     if (key === undefined) return next.handle();
 

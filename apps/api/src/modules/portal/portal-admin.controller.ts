@@ -7,7 +7,6 @@ import {
   type ProvisionedDeveloperResponse,
   SetFeeOverrideRequest,
 } from '@gateway/contracts';
-import { KeyAuthenticator } from '@gateway/domain/api-keys';
 import { type Developer, DevelopersService } from '@gateway/domain/developers';
 import { DeveloperProvisioningService } from '@gateway/domain/identity';
 import { Amount, type Currency, CURRENCIES, DomainError, isCurrency } from '@gateway/platform';
@@ -24,7 +23,6 @@ export class PortalAdminController {
   constructor(
     private readonly developers: DevelopersService,
     private readonly provisioning: DeveloperProvisioningService,
-    private readonly authenticator: KeyAuthenticator,
   ) {}
 
   @Post('developers')
@@ -53,8 +51,6 @@ export class PortalAdminController {
   @ApiContract({ errors: ['developer_not_found', 'insufficient_role', 'csrf_token_invalid'] })
   async verifyIdentity(@Param('id') id: string): Promise<AdminDeveloperResponse> {
     const developer = await this.developers.verifyIdentity(id);
-    // This instance drops its cached keys now; the others on the NOTIFY sent at commit.
-    this.authenticator.invalidate();
     return toAdminDeveloper(developer, await this.fees(developer));
   }
 

@@ -1,6 +1,7 @@
 import { Get, Query, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { DevMailboxQuery, type DevMailResponse } from '@gateway/contracts';
+import { parseIp } from '@gateway/domain/api-keys';
 import { MailerService } from '@gateway/domain/identity';
 import { DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
@@ -29,5 +30,5 @@ export class PortalDevMailboxController {
 }
 
 function isLoopback(ip: string): boolean {
-  return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
+  return parseIp(ip)?.range() === 'loopback';
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, enqueueJob } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
 import { Repository } from 'typeorm';
@@ -60,7 +60,7 @@ export class MailerService implements OnModuleInit {
     const id = randomUUID();
     await this.outbox.manager.transaction(async (m) => {
       await m.insert(OutboundMailEntity, { id, recipient: mail.to, subject: mail.subject, bodySealed: this.encryptor.encrypt(mail.text, id), createdAt: this.clock.now() });
-      await m.query(`SELECT graphile_worker.add_job($1, json_build_object('mail_id', $2::text), job_key => $1 || ':' || $2, max_attempts => 10)`, [SEND_MAIL_TASK, id]);
+      await enqueueJob(m, SEND_MAIL_TASK, { name: 'mail_id', value: id }, { maxAttempts: 10 });
     });
   }
 

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { FieldErrors } from '@gateway/contracts';
 import { EventsService } from '@gateway/domain/events';
 import { ProviderRejectedError } from '@gateway/provider';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, enqueueJob, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager, Repository } from 'typeorm';
 import { PaymentChargesService } from '../payment-charges.service';
@@ -217,10 +217,7 @@ function isUnanswered(error: DomainError): boolean {
 }
 
 async function enqueue(manager: EntityManager, batchId: string): Promise<void> {
-  await manager.query(`SELECT graphile_worker.add_job($1, json_build_object('batch_id', $2::text), job_key => 'payment_batch:' || $2, max_attempts => 25)`, [
-    PAYMENT_BATCH_TASK,
-    batchId,
-  ]);
+  await enqueueJob(manager, PAYMENT_BATCH_TASK, { name: 'batch_id', value: batchId }, { maxAttempts: 25 });
 }
 
 /** A stored item's wire payload as the payments services take it. */

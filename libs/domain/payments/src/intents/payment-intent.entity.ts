@@ -65,7 +65,7 @@ export class PaymentIntentEntity {
   @Column('text', { name: 'idempotency_key', nullable: true })
   idempotencyKey: string | null;
 
-  /** What the create asked for (see requestHash), to refuse the key's reuse for another request. */
+  /** What the create asked for (requestFingerprint), to refuse the key's reuse for another request. */
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash: string | null;
 

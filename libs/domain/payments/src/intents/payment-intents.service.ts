@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { CustomersService } from '@gateway/domain/customers';
+import { requestFingerprint } from '@gateway/domain/idempotency';
 import { PaymentProvider, type ProviderHold, type ProviderTransaction } from '@gateway/provider';
 import { Amount, APP_CONFIG, type AppConfig, checkAmount, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,6 @@ import type { PaymentEntity } from '../payment.entity';
 import { PaymentsRepository } from '../payments.repository';
 import { parseRequestCurrency } from '../payments.service';
 import { isProviderRefusal } from '../provider-refusal';
-import { requestHash } from '../request-hash';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { INTENT_TRANSITIONS, type IntentTransition } from './payment-intent-status';
 
@@ -77,7 +77,7 @@ export class PaymentIntentsService {
     const currency = parseRequestCurrency(input.currency);
     const check = checkAmount(input.amount, currency, amountLimits(this.config));
     if (!check.ok) throw new DomainError('validation_error', 'The amount is not valid.', { amount: [check.message] });
-    const hash = requestHash({
+    const hash = requestFingerprint({
       amount: check.amount.toString(),
       currency,
       email: input.email.trim().toLowerCase(),
@@ -249,7 +249,7 @@ export class PaymentIntentsService {
    * @throws authorization_declined, gateway_timeout, provider_error
    */
   private async placeHold(ctx: DeveloperContext, intent: PaymentIntentEntity): Promise<PaymentIntentEntity> {
-    const card = await this.payments.findAuthorizationById(this.payments.manager, intent.authorizationId);
+    const card = await this.payments.findAuthorizationById(this.payments.manager, ctx, intent.authorizationId);
     if (!card) throw new Error(`payment intent ${intent.reference} has no saved card`);
     let hold: ProviderHold;
     try {

@@ -38,7 +38,7 @@ export class RefundEntity {
   @Column('text', { name: 'idempotency_key', nullable: true })
   idempotencyKey: string | null;
 
-  /** What the key was first used for (payment, requested amount, reason; see requestHash); null before it was kept. */
+  /** What the key was first used for (payment, requested amount, reason; its requestFingerprint); null before it was kept. */
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash: string | null;
 

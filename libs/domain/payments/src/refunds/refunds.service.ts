@@ -2,13 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
 import { EventsService } from '@gateway/domain/events';
+import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { PaymentProvider, type ProviderRefund } from '@gateway/provider';
 import { Amount, Clock, type Currency, decodeCursor, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page, toPage } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager, IsNull, QueryFailedError, Repository } from 'typeorm';
 import { isProviderRefusal } from '../provider-refusal';
-import { requestHash } from '../request-hash';
 import { RefundEntity } from './refund.entity';
 import { toRefundResponse } from './refund.mapper';
 
@@ -71,7 +71,7 @@ export class RefundsService {
    */
   async create(ctx: DeveloperContext, input: NewRefund, idempotencyKey?: string): Promise<RefundEntity> {
     const requested = input.amount === undefined ? undefined : parseRefundAmount(input.amount);
-    const hash = requestHash({ payment_reference: input.paymentReference, amount: requested?.toString() ?? null, reason: input.reason ?? null });
+    const hash = requestFingerprint({ payment_reference: input.paymentReference, amount: requested?.toString() ?? null, reason: input.reason ?? null });
     const refund = (idempotencyKey ? await this.forKey(ctx, idempotencyKey, input, hash) : null) ?? (await this.recordOnce(ctx, input, requested, hash, idempotencyKey));
     if (refund.status === 'pending' && !refund.providerRefundId) await this.submit(refund);
     return this.refunds.findOneByOrFail({ id: refund.id });
