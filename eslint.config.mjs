@@ -33,6 +33,23 @@ export default [
     },
   },
   {
+    // A focused test silently skips the rest of its file: CI must never run with one.
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.browser-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name=/^(describe|it|test)$/][property.name=/^(only|skip)$/]",
+          message: 'No focused or skipped tests: .only hides the rest of the file, .skip hides this test.',
+        },
+        {
+          selector: "CallExpression[callee.name=/^(fdescribe|fit|xdescribe|xit|xtest)$/]",
+          message: 'No focused or skipped tests.',
+        },
+      ],
+    },
+  },
+  {
     // The provider adapter's contract tests run over real HTTP against the provider simulator, so
     // these spec files (and only they) may import it; the adapter itself never depends on it.
     files: ['libs/provider/**/*.spec.ts'],

@@ -6,4 +6,5 @@ export * from './crypto';
 export * from './tenancy';
 export * from './money';
 export * from './process';
+export * from './scheduling';
 export * from './pagination';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
 import { IdempotencyService } from '@gateway/domain/idempotency';
-import { APP_CONFIG, type AppConfig, Clock } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, ScanRunner } from '@gateway/platform';
 
 const HOUR_MS = 3_600_000;
 
@@ -13,7 +13,8 @@ const HOUR_MS = 3_600_000;
 @Injectable()
 export class IdempotencyPurgeJob {
   private readonly logger = new Logger('IdempotencyPurge');
-  private running = false;
+  // On failure the next tick retries: nothing is lost by keeping keys longer.
+  private readonly scan = new ScanRunner<number>(this.logger, 'Idempotency key purge failed', 0);
 
   constructor(
     private readonly idempotency: IdempotencyService,
@@ -24,20 +25,11 @@ export class IdempotencyPurgeJob {
   /** Returns how many keys this run deleted (0 when the previous run is still going). */
   @Cron(CronExpression.EVERY_HOUR, { name: 'idempotency-purge' })
   async run(): Promise<number> {
-    // A slow run must not overlap the next tick in the same process.
-    if (this.running) return 0;
-    this.running = true;
-    try {
+    return this.scan.run(async () => {
       const cutoff = new Date(this.clock.now().getTime() - this.config.idempotency.retentionHours * HOUR_MS);
       const deleted = await this.idempotency.purgeOlderThan(cutoff);
       if (deleted > 0) this.logger.log(`Purged ${deleted} idempotency keys claimed before ${cutoff.toISOString()}`);
       return deleted;
-    } catch (error) {
-      // The next run retries; nothing is lost by keeping keys longer.
-      this.logger.error('Idempotency key purge failed', error instanceof Error ? error.stack : String(error));
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    });
   }
 }

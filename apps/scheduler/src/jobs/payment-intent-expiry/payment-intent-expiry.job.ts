@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { PaymentIntentsService } from '@gateway/domain/payments';
+import { ScanRunner } from '@gateway/platform';
 
 /**
  * Every five minutes: holds past their 7 days become `expired`; releases still owed (an expiry or
@@ -11,26 +12,19 @@ import { PaymentIntentsService } from '@gateway/domain/payments';
 @Injectable()
 export class PaymentIntentExpiryJob {
   private readonly logger = new Logger('PaymentIntentExpiry');
-  private running = false;
+  // On failure the next tick retries: what a run did not finish is still owed.
+  private readonly scan = new ScanRunner<number>(this.logger, 'Hold-upkeep scan failed', 0);
 
   constructor(private readonly intents: PaymentIntentsService) {}
 
   @Cron('30 */5 * * * *', { name: 'payment-intent-expiry' })
   async run(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
+    return this.scan.run(async () => {
       const expired = await this.intents.expireHolds();
       if (expired > 0) this.logger.log(`Expired ${expired} authorization holds`);
       const recovered = await this.intents.recoverInterrupted();
       if (recovered > 0) this.logger.log(`Resumed or gave up ${recovered} interrupted holds and captures`);
       return expired;
-    } catch (error) {
-      // Nothing is lost: what this run did not finish is still owed, and the next run scans again.
-      this.logger.error('Hold-upkeep scan failed', error instanceof Error ? error.stack : String(error));
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { RefundsService } from '@gateway/domain/payments';
+import { ScanRunner } from '@gateway/platform';
 
 /**
  * Every minute, refunds the provider never accepted (their request timed out or crashed, and no
@@ -11,25 +12,18 @@ import { RefundsService } from '@gateway/domain/payments';
 @Injectable()
 export class RefundResubmissionJob {
   private readonly logger = new Logger('RefundResubmission');
-  private running = false;
+  // On failure the next tick retries: an unaccepted refund stays pending with its debit.
+  private readonly scan = new ScanRunner<number>(this.logger, 'Refund-resubmission scan failed', 0);
 
   constructor(private readonly refunds: RefundsService) {}
 
   /** Returns how many refunds this run resubmitted (0 when the previous run is still going). */
   @Cron('15 * * * * *', { name: 'refund-resubmission' })
   async run(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
+    return this.scan.run(async () => {
       const resubmitted = await this.refunds.resubmitUnaccepted();
       if (resubmitted > 0) this.logger.log(`Resubmitted ${resubmitted} refunds not yet accepted by the provider`);
       return resubmitted;
-    } catch (error) {
-      // Nothing half-done: an unaccepted refund stays pending with its debit, and the next run tries again.
-      this.logger.error('Refund-resubmission scan failed', error instanceof Error ? error.stack : String(error));
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    });
   }
 }

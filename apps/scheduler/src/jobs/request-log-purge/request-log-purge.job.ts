@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { RequestLogsService } from '@gateway/domain/request-logs';
-import { APP_CONFIG, type AppConfig, Clock } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, ScanRunner } from '@gateway/platform';
 
 const DAY_MS = 86_400_000;
 
@@ -14,7 +14,8 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class RequestLogPurgeJob {
   private readonly logger = new Logger('RequestLogPurge');
-  private running = false;
+  // On failure the next tick retries: every batch already deleted stays deleted.
+  private readonly scan = new ScanRunner<number>(this.logger, 'Request log purge failed', 0);
 
   constructor(
     private readonly requestLogs: RequestLogsService,
@@ -25,20 +26,11 @@ export class RequestLogPurgeJob {
   /** Returns how many entries this run deleted (0 when the previous run is still going). */
   @Cron('0 30 * * * *', { name: 'request-log-purge' })
   async run(): Promise<number> {
-    // A slow run (a first purge of a large backlog) must not overlap the next tick in this process.
-    if (this.running) return 0;
-    this.running = true;
-    try {
+    return this.scan.run(async () => {
       const cutoff = new Date(this.clock.now().getTime() - this.config.requestLog.retentionDays * DAY_MS);
       const deleted = await this.requestLogs.purgeOlderThan(cutoff);
       if (deleted > 0) this.logger.log(`Purged ${deleted} request log entries created before ${cutoff.toISOString()}`);
       return deleted;
-    } catch (error) {
-      // The next run continues where this one stopped: every batch already deleted stays deleted.
-      this.logger.error('Request log purge failed', error instanceof Error ? error.stack : String(error));
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { PaymentChargesService } from '@gateway/domain/payments';
+import { ScanRunner } from '@gateway/platform';
 
 /** Drains at most this many due charges per tick; the next tick continues. */
 const BATCH = 100;
@@ -13,25 +14,18 @@ const BATCH = 100;
 @Injectable()
 export class ScheduledChargesJob {
   private readonly logger = new Logger('ScheduledCharges');
-  private running = false;
+  private readonly scan = new ScanRunner<number>(this.logger, 'Scheduled-charges scan failed', 0);
 
   constructor(private readonly charges: PaymentChargesService) {}
 
   /** Returns how many charges this run made (0 when the previous run is still going). */
   @Cron('0 * * * * *', { name: 'scheduled-charges' })
   async run(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
+    return this.scan.run(async () => {
       let total = 0;
       for (let charged = BATCH; charged === BATCH; total += charged) charged = await this.charges.chargeDue(BATCH);
       if (total > 0) this.logger.log(`Charged ${total} scheduled payments`);
       return total;
-    } catch (error) {
-      this.logger.error('Scheduled-charges scan failed', error instanceof Error ? error.stack : String(error));
-      return 0;
-    } finally {
-      this.running = false;
-    }
+    });
   }
 }
