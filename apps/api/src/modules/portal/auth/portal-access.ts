@@ -1,34 +1,13 @@
 import { applyDecorators, Controller, createParamDecorator, type ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
 import { PORTAL_SESSION_COOKIE } from '@gateway/contracts';
-import type { AccountPermission, PlatformPermission, ResolvedSession } from '@gateway/domain/identity';
 import { type DeveloperContext, DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../../http/auth/authenticated.decorator';
+import { PORTAL_ACCESS, type PortalAccessRule, type PortalSessionContext } from './portal-access-rule';
 import { PortalGuard } from './portal.guard';
 
-export const PORTAL_ACCESS = 'gateway:portal-access';
-
-/**
- * What a portal route needs. `none`: no session (login, password reset…); `pending`: a session
- * whose password step passed and which owes its TOTP code; `any`: pending or active (logout);
- * `active`: a signed-in session, optionally with an account or platform permission.
- */
-export type PortalAccessRule =
-  | { session: 'none' | 'pending' | 'any' }
-  | { session: 'active'; permission?: AccountPermission; platform?: PlatformPermission };
-
-/** The request's portal session and the cookie value it came from (for the CSRF token). */
-export interface PortalSessionContext extends ResolvedSession {
-  token: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the portal guard when a valid session cookie came with the request. */
-    portalSession?: PortalSessionContext;
-  }
-}
+export type { PortalAccessRule, PortalSessionContext };
 
 /**
  * A portal controller under `/api/portal/<path>`: outside the merchant API key chain (marked

@@ -4,7 +4,7 @@ import { PORTAL_CSRF_COOKIE, PORTAL_CSRF_HEADER, PORTAL_SESSION_COOKIE } from '@
 import { accountRoleAllows, csrfTokenForSession, platformRoleAllows, SessionsService } from '@gateway/domain/identity';
 import { constantTimeEqual, DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
-import { PORTAL_ACCESS, type PortalAccessRule } from './portal-access';
+import { PORTAL_ACCESS, type PortalAccessRule } from './portal-access-rule';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
