@@ -20,6 +20,13 @@ export default [
             { sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts'] },
+            // Within the domain, dependencies point down: flows (payments, webhooks) use leaves
+            // (ledger, customers, …); a leaf uses only the core (the events outbox) and the base
+            // (developers, the tenant every row belongs to); the base uses no other capability.
+            { sourceTag: 'domain:base', onlyDependOnLibsWithTags: ['type:provider', 'type:platform', 'type:contracts'] },
+            { sourceTag: 'domain:core', onlyDependOnLibsWithTags: ['domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
+            { sourceTag: 'domain:leaf', onlyDependOnLibsWithTags: ['domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
+            { sourceTag: 'domain:flow', onlyDependOnLibsWithTags: ['domain:leaf', 'domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
             { sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
