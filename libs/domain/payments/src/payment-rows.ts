@@ -9,7 +9,7 @@ import type { PaymentView } from './payment.mapper';
  * entities, exactly as TypeORM would map them (numeric(20,2) → Amount, timestamptz → Date, jsonb → objects).
  */
 export const PAYMENT_COLUMNS = `p.id, p.developer_id, p.mode, p.reference, p.status, p.customer_id, p.customer_reference, p.email, p.amount, p.currency,
-  p.platform_fee, p.provider_fee, p.net_amount, p.amount_refunded, p.callback_url, p.metadata, p.splits, p.idempotency_key, p.idempotency_scope, p.request_fingerprint,
+  p.platform_fee, p.provider_fee, p.net_amount, p.amount_refunded, p.callback_url, p.metadata, p.splits, p.idempotency_key, p.idempotency_scope, p.request_hash,
   p.authorization_id, p.charge_at, p.triggered_at, p.gateway_response, p.channel, p.paid_at, p.provider_transaction_id, p.provider_access_code,
   p.provider_authorization_url, p.created_at, p.updated_at`;
 
@@ -39,7 +39,7 @@ export interface PaymentRow {
   splits: StoredSplit[];
   idempotency_key: string | null;
   idempotency_scope: string | null;
-  request_fingerprint: string | null;
+  request_hash: string | null;
   authorization_id: string | null;
   charge_at: Date | null;
   triggered_at: Date | null;
@@ -104,7 +104,7 @@ export function paymentFromRow(r: PaymentRow): PaymentEntity {
     splits: r.splits,
     idempotencyKey: r.idempotency_key,
     idempotencyScope: r.idempotency_scope,
-    requestFingerprint: r.request_fingerprint,
+    requestHash: r.request_hash,
     authorizationId: r.authorization_id,
     chargeAt: r.charge_at,
     triggeredAt: r.triggered_at,

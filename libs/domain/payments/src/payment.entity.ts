@@ -74,8 +74,8 @@ export class PaymentEntity {
   idempotencyScope: string | null;
 
   /** SHA-256 of the canonical request that created the payment; a retry under its key must match it. */
-  @Column('text', { name: 'request_fingerprint', nullable: true })
-  requestFingerprint: string | null;
+  @Column('text', { name: 'request_hash', nullable: true })
+  requestHash: string | null;
 
   @Column('uuid', { name: 'authorization_id', nullable: true })
   authorizationId: string | null;

@@ -157,7 +157,7 @@ export class PaymentsService {
         splits: splits.map((s) => ({ ...s, amount: null })) as never,
         idempotencyKey: idempotencyKey ?? null,
         idempotencyScope: idempotencyKey ? scope : null,
-        requestFingerprint: fingerprint,
+        requestHash: fingerprint,
         authorizationId: authorization?.id ?? null,
         chargeAt,
         createdAt: now,
@@ -298,7 +298,7 @@ function paymentFingerprint(
  * @throws idempotency_key_reused
  */
 function sameRequest(payment: PaymentEntity, fingerprint: string): PaymentEntity {
-  if (payment.requestFingerprint !== fingerprint) {
+  if (payment.requestHash !== fingerprint) {
     throw new DomainError('idempotency_key_reused', 'This idempotency key was used for a different payment; use a new key for a new payment.');
   }
   return payment;
