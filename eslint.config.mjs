@@ -20,17 +20,36 @@ export default [
             { sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts'] },
-            // Within the domain, dependencies point down: flows (payments, webhooks) use leaves
-            // (ledger, customers, …); a leaf uses only the core (the events outbox) and the base
-            // (developers, the tenant every row belongs to); the base uses no other capability.
+            // Within the domain, dependencies point down, tier by tier, never sideways:
+            // - edge (provider-webhooks): routes one outside input to the flows it concerns;
+            // - flows (refunds, payment-intents, bulk-payments) build on payments and the leaves,
+            //   never on another flow;
+            // - payments-core (payments: the payment rows, their confirmation and saved cards) is
+            //   what the money-in flows call, in their own transaction, to touch a payment;
+            // - leaves (ledger, customers, …) use only the core and the base. The core is webhooks:
+            //   the events outbox every capability records its events through, and their delivery;
+            //   the base is developers (the tenant every row belongs to), which uses no capability.
             { sourceTag: 'domain:base', onlyDependOnLibsWithTags: ['type:provider', 'type:platform', 'type:contracts'] },
             { sourceTag: 'domain:core', onlyDependOnLibsWithTags: ['domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
             { sourceTag: 'domain:leaf', onlyDependOnLibsWithTags: ['domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
-            { sourceTag: 'domain:flow', onlyDependOnLibsWithTags: ['domain:leaf', 'domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'] },
+            {
+              sourceTag: 'domain:payments-core',
+              onlyDependOnLibsWithTags: ['domain:leaf', 'domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'],
+            },
+            {
+              sourceTag: 'domain:flow',
+              onlyDependOnLibsWithTags: ['domain:payments-core', 'domain:leaf', 'domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'],
+            },
+            {
+              sourceTag: 'domain:edge',
+              onlyDependOnLibsWithTags: ['domain:flow', 'domain:payments-core', 'domain:leaf', 'domain:core', 'domain:base', 'type:provider', 'type:platform', 'type:contracts'],
+            },
             { sourceTag: 'type:provider', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:sim', onlyDependOnLibsWithTags: [] },
+            // The simulator stands alone; it shares only platform's dependency-free process helpers
+            // (`@gateway/platform/process`, see the rule for apps/provider-sim below).
+            { sourceTag: 'type:sim', onlyDependOnLibsWithTags: ['type:platform'] },
           ],
         },
       ],
@@ -52,6 +71,18 @@ export default [
         {
           selector: "CallExpression[callee.name=/^(fdescribe|fit|xdescribe|xit|xtest)$/]",
           message: 'No focused or skipped tests.',
+        },
+      ],
+    },
+  },
+  {
+    // Platform's barrel would bring NestJS, TypeORM and the gateway's configuration into the simulator.
+    files: ['apps/provider-sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^@gateway/(?!platform/process$)', message: 'The simulator stands alone: of the gateway it may import @gateway/platform/process only.' }],
         },
       ],
     },

@@ -2,7 +2,7 @@
  * Two kinds of tests:
  *  - src/**\/*.spec.ts(x): fast unit tests (node environment, no DOM);
  *  - test/**\/*.browser-spec.ts: builds the portal with Vite, serves it with `vite preview`
- *    and drives Debian's Chromium (/usr/bin/chromium) through playwright-core.
+ *    and drives Chromium (CHROMIUM_PATH, default Debian's /usr/bin/chromium) through playwright-core.
  * The generous timeout is for the browser tests (Vite build + browser start in beforeAll).
  *
  * @type {import('jest').Config}

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 log=$(mktemp)
-setsid npm start >"$log" 2>&1 &
+# debug: the job-queue worker's "connected" line is a debug line.
+LOG_LEVEL=debug setsid npm start >"$log" 2>&1 &
 group=$!
 cleanup() { kill -KILL -- "-$group" 2>/dev/null || true; }
 trap cleanup EXIT

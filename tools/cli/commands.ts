@@ -85,6 +85,12 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
         const dev = await app.get(DevelopersService).find(o.developer);
         const scopes = o.scopes.split(',').map((s) => s.trim()).filter(Boolean);
         const issued = await app.get(ApiKeysService).issue({ developerId: dev.id, mode: o.mode, kind: o.kind, scopes, name: o.name });
+        if (o.mode === 'live' && !dev.identityVerifiedAt) {
+          // The key is issued (verification may follow), but the operator must not think it works yet.
+          process.stderr.write(
+            `warning: ${dev.email} has not completed identity verification: requests with this live key are refused with live_mode_not_enabled until \`npm run cli -- developer verify-identity ${dev.email}\`\n`,
+          );
+        }
         out(`Key ${issued.key.id} (${issued.key.keyHint}) issued. Store it now, it is not shown again:\n${issued.secret}`, {
           id: issued.key.id,
           developer_id: dev.id,

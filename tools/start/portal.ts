@@ -1,14 +1,13 @@
-import { stopWhenSupervisorDies } from '@gateway/platform';
+import { onShutdown } from '@gateway/platform';
 import { createServer } from 'vite';
 
 /** The portal's Vite server for `npm start`, stopping itself if the supervisor disappears. */
 async function main(): Promise<void> {
   const server = await createServer({ configFile: 'apps/portal/vite.config.ts', logLevel: 'warn' });
   await server.listen();
-  const stop = () => void server.close().finally(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  stopWhenSupervisorDies(process.env, stop);
+  process.stdout.write(`portal listening on ${server.resolvedUrls?.local[0] ?? `port ${server.config.server.port}`}\n`);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  onShutdown([{ name: 'Vite server', close: () => server.close() }], { logger: { log, error: log } });
 }
 
 void main().catch((error: unknown) => {

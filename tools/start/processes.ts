@@ -5,12 +5,15 @@ export interface ManagedProcess {
   child: ChildProcess;
 }
 
-/** Starts a child in its own process group (so its own children die with it), prefixing its output. */
-export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ManagedProcess {
+/**
+ * Starts a child in its own process group (so its own children die with it), prefixing its output;
+ * lines matching `internal` are for the supervisor (see waitForLine) and not shown.
+ */
+export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, internal?: RegExp): ManagedProcess {
   const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const prefix = `[${name}]`.padEnd(16);
   const forward = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(`${prefix}${line}\n`);
+    for (const line of chunk.toString().split('\n')) if (line.trim() && !internal?.test(line.trim())) stream.write(`${prefix}${line}\n`);
   };
   child.stdout?.on('data', forward(process.stdout));
   child.stderr?.on('data', forward(process.stderr));
@@ -29,8 +32,21 @@ export async function stopAll(processes: ManagedProcess[], graceMs = 10_000): Pr
   const timer = setTimeout(() => running.filter(isRunning).forEach((p) => signalGroup(p, 'SIGKILL')), graceMs);
   await Promise.all(exited);
   clearTimeout(timer);
-  // Grandchildren (e.g. Vite's esbuild service) may outlive their parent: clear each group.
+  // Grandchildren (e.g. Vite's esbuild service) may outlive their parent: clear each group, and
+  // return once they are gone, so whoever waits for this process finds nothing left behind.
   for (const p of processes) signalGroup(p, 'SIGKILL');
+  const deadline = Date.now() + 5_000;
+  while (processes.some(groupExists) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+function groupExists(p: ManagedProcess): boolean {
+  if (p.child.pid === undefined) return false;
+  try {
+    process.kill(-p.child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(p: ManagedProcess, signal: NodeJS.Signals): void {
@@ -74,6 +90,7 @@ export function waitForLine(p: ManagedProcess, pattern: RegExp, timeoutMs: numbe
       }
     };
     p.child.stdout?.on('data', onData);
-    p.child.once('exit', () => reject(new Error(`${p.name} exited before it was ready`)));
+    // 'close', not 'exit': the output is read to its end first, so a last line before exiting is seen.
+    p.child.once('close', () => reject(new Error(`${p.name} exited before it was ready`)));
   });
 }

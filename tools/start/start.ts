@@ -1,65 +1,77 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { type AppConfig, loadConfigOrExit, runMigrations, SIMULATOR_DEVELOPMENT_SECRETS } from '@gateway/platform';
+import { type AppConfig, loadConfigOrExit, runMigrations, SIMULATOR_DEVELOPMENT_SECRETS, stopWhenSupervisorDies } from '@gateway/platform';
 import { isRunning, type ManagedProcess, startProcess, stopAll, waitForHttp, waitForLine } from './processes';
 
 /**
  * `npm start`: one command brings up the whole gateway — database (embedded unless DATABASE_URL
- * is set), API, scheduler, provider simulator and portal — and Ctrl-C stops all of it.
+ * is set), API, scheduler, provider simulator and portal — and Ctrl-C, SIGTERM or SIGHUP (to npm
+ * or to this process) stops all of it, the database last.
  */
-const SIM_PORT = 4010;
-const PORTAL_PORT = 4200;
+const log = (line: string) => process.stdout.write(`[start]         ${line}\n`);
+
+const started: ManagedProcess[] = [];
+let database: ManagedProcess | undefined;
+let stopping = false;
+
+async function shutdown(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log('stopping…');
+  await stopAll(started);
+  if (database) await stopAll([database], 20_000);
+  log('stopped');
+  process.exit(code);
+}
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const log = (line: string) => process.stdout.write(`[start]         ${line}\n`);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+  // npm forwards signals to this process (the script `exec`s it); should npm itself be killed, stop too.
+  if (process.ppid > 1) stopWhenSupervisorDies({ SUPERVISOR_PID: String(process.ppid) }, () => void shutdown(1));
+
   const node = (entry: string) => ['-r', '@swc-node/register', entry];
   // One persisted development key so every process can read what another encrypted.
   const supervised = { ...process.env, SUPERVISOR_PID: String(process.pid), ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS || developmentEncryptionKey() };
 
   // The embedded server lives in its own process so it is stopped last, after every app.
-  let databaseProcess: ManagedProcess | undefined;
   let databaseUrl = config.database.url;
   if (!databaseUrl) {
     log('starting embedded PostgreSQL…');
-    databaseProcess = startProcess('database', process.execPath, node('tools/start/embedded-db.ts'), supervised);
-    databaseUrl = (await waitForLine(databaseProcess, /^READY (\S+)$/, 120_000))[1];
+    const outcomeLine = /^(READY|FAILED) (.+)$/;
+    database = startProcess('database', process.execPath, node('tools/start/embedded-db.ts'), supervised, outcomeLine);
+    const [, outcome, detail] = await waitForLine(database, outcomeLine, 120_000);
+    if (outcome === 'FAILED') throw new Error(`embedded PostgreSQL cannot start: ${detail}`);
+    databaseUrl = detail;
+  } else {
+    log(`database: DATABASE_URL (${redact(databaseUrl)})`);
   }
   await runMigrations(databaseUrl);
+  if (stopping) return;
 
+  const { providerSimPort, portalPort } = config.devServers;
   const apiUrl = `http://${config.api.host}:${config.api.port}`;
-  const simUrl = `http://127.0.0.1:${SIM_PORT}`;
+  const simUrl = `http://127.0.0.1:${providerSimPort}`;
+  const portalUrl = `http://127.0.0.1:${portalPort}`;
+  const schedulerUrl = `http://${config.scheduler.host}:${config.scheduler.port}`;
   const env = { ...supervised, DATABASE_URL: databaseUrl, PROVIDER_SIM_URL: simUrl };
-  const processes: ManagedProcess[] = [
-    startProcess('api', process.execPath, node('apps/api/src/main.ts'), env),
-    startProcess('scheduler', process.execPath, node('apps/scheduler/src/main.ts'), env),
-    startProcess('provider-sim', process.execPath, node('apps/provider-sim/src/main.ts'), {
-      ...env,
-      PORT: String(SIM_PORT),
-      SIM_SECRET_KEYS: simulatorSecretKeys(config, simUrl),
-      // The gateway's provider-webhook endpoint (POST /api/provider/webhooks), where callbacks are verified.
-      SIM_WEBHOOK_URL: `${config.api.publicBaseUrl}/api/provider/webhooks`,
-    }),
-    startProcess('portal', process.execPath, node('tools/start/portal.ts'), {
-      ...env,
-      PORTAL_PORT: String(PORTAL_PORT),
-      API_URL: apiUrl,
-    }),
+  const servers = [
+    { url: `${apiUrl}/ready`, process: startProcess('api', process.execPath, node('apps/api/src/main.ts'), env) },
+    { url: `${schedulerUrl}/health`, process: startProcess('scheduler', process.execPath, node('apps/scheduler/src/main.ts'), env) },
+    {
+      url: `${simUrl}/health`,
+      process: startProcess('provider-sim', process.execPath, node('apps/provider-sim/src/main.ts'), {
+        ...env,
+        PORT: String(providerSimPort),
+        SIM_SECRET_KEYS: simulatorSecretKeys(config, simUrl),
+        // The gateway's provider-webhook endpoint (POST /api/provider/webhooks), where callbacks are verified.
+        SIM_WEBHOOK_URL: `${config.api.publicBaseUrl}/api/provider/webhooks`,
+      }),
+    },
+    { url: `${portalUrl}/`, process: startProcess('portal', process.execPath, node('tools/start/portal.ts'), { ...env, PORTAL_PORT: String(portalPort), API_URL: apiUrl }) },
   ];
-
-  let stopping = false;
-  const shutdown = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    log('stopping…');
-    await stopAll(processes);
-    if (databaseProcess) await stopAll([databaseProcess], 20_000);
-    log('stopped');
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
-  for (const p of [...processes, ...(databaseProcess ? [databaseProcess] : [])]) {
+  started.push(...servers.map((s) => s.process));
+  for (const p of [...started, ...(database ? [database] : [])]) {
     p.child.once('exit', (code, signal) => {
       if (stopping) return;
       log(`${p.name} exited (${signal ?? code}); stopping everything`);
@@ -67,27 +79,14 @@ async function main(): Promise<void> {
     });
   }
 
-  const byName = (name: string) => processes.find((p) => p.name === name) as ManagedProcess;
-  const schedulerUrl = `http://${config.scheduler.host}:${config.scheduler.port}`;
   try {
-    await Promise.all([
-      waitForHttp(`${apiUrl}/ready`, 90_000, () => isRunning(byName('api'))),
-      waitForHttp(`${schedulerUrl}/health`, 90_000, () => isRunning(byName('scheduler'))),
-      waitForHttp(`${simUrl}/health`, 90_000, () => isRunning(byName('provider-sim'))),
-      waitForHttp(`http://127.0.0.1:${PORTAL_PORT}/`, 90_000, () => isRunning(byName('portal'))),
-    ]);
+    await Promise.all(servers.map((s) => waitForHttp(s.url, 90_000, () => isRunning(s.process))));
   } catch (error) {
     log(`start-up failed: ${(error as Error).message}`);
     return shutdown(1);
   }
-  log('');
-  log('The gateway is running:');
-  log(`  API            ${apiUrl}/api/v1   (docs ${apiUrl}/api/docs)`);
-  log(`  Portal         http://127.0.0.1:${PORTAL_PORT}`);
-  log(`  Provider sim   ${simUrl}`);
-  log(`  Scheduler      ${schedulerUrl}/health`);
-  log(`  Database       ${databaseProcess ? 'embedded PostgreSQL' : 'DATABASE_URL'} (${redact(databaseUrl)})`);
-  log('Press Ctrl-C to stop.');
+  // Each server has said where it listens; this is the one line that says all of them answer.
+  log(`The gateway is running: API ${apiUrl}/api/v1 (docs /api/docs), portal ${portalUrl}. Press Ctrl-C to stop.`);
 }
 
 /**
@@ -114,7 +113,9 @@ function redact(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
 }
 
-void main().catch((error: unknown) => {
+void main().catch(async (error: unknown) => {
+  if (stopping) return; // a signal arrived during start-up: shutdown() reports and exits
   process.stderr.write(`start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (database && isRunning(database)) await stopAll([database], 20_000);
   process.exit(1);
 });

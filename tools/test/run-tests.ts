@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { startEmbeddedPostgres } from '@gateway/platform';
 
 /**
@@ -7,14 +7,25 @@ import { startEmbeddedPostgres } from '@gateway/platform';
  * Extra arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
  */
 async function main(): Promise<number> {
+  // A signal sent to this process alone (npm forwards one: the script `exec`s it) is passed to the
+  // test run; the embedded server is stopped once the run has ended.
+  let child: ChildProcess | undefined;
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      interrupted = true;
+      child?.kill(signal);
+    });
+  }
   const serverUrl = process.env.TEST_DATABASE_SERVER_URL || process.env.DATABASE_URL;
   const embedded = serverUrl
     ? undefined
     : await startEmbeddedPostgres({ dir: '.data/test-postgres', port: 54330, log: (l) => process.stderr.write(`${l}\n`) });
   const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false' };
   try {
+    if (interrupted) return 1;
     return await new Promise<number>((resolve) => {
-      const child = spawn(
+      child = spawn(
         process.execPath,
         [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--outputStyle=stream', ...process.argv.slice(2)],
         { env, stdio: 'inherit' },

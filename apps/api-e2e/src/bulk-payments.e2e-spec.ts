@@ -85,7 +85,13 @@ describe('bulk payments', () => {
     const res = await api(m, 'POST', '/payments/bulk', { items: [1, 2, 3].map((n) => ({ type: 'charge', authorization_code: code, email, amount: 1000 * n })) });
     const batch = await untilCompleted(m, res.body.data.batch_reference);
     expect(batch.items.map((i: { payment_status: string }) => i.payment_status)).toEqual(['success', 'success', 'success']);
-    expect((await api(m, 'GET', '/wallet/balance')).body.data.available_balance).toBeGreaterThan(5000);
+    // 975 from the first checkout, then 1,000 − 10 − 15, 2,000 − 10 − 30 and 3,000 − 10 − (45 + 100).
+    expect((await api(m, 'GET', '/wallet/balance')).body.data.available_balance).toBe(975 + 975 + 1960 + 2845);
+    const [credits] = await db().query(
+      `SELECT count(*)::int AS n, count(DISTINCT reference)::int AS refs FROM ledger_entries WHERE account = 'wallet' AND entry_type = 'credit' AND reference = ANY($1)`,
+      [batch.items.map((i: { payment_reference: string }) => i.payment_reference)],
+    );
+    expect(credits).toEqual({ n: 3, refs: 3 });
   }, 60_000);
 
   it('counts declined charges as failed, each with its failed payment', async () => {
@@ -104,8 +110,8 @@ describe('bulk payments', () => {
   it('resumes an item whose charge timed out (the card was charged) instead of failing it', async () => {
     const { merchant: m, email, code } = await customerWithSavedCard(h);
     const before = (await api(m, 'GET', '/wallet/balance')).body.data.available_balance as number;
-    // The provider charges the card but answers after the worker's 2 s timeout.
-    h.sim.setKnobs({ timeoutNext: 1, hangMs: 3000, timeoutMode: 'after_processing' });
+    // The provider charges the card but answers well after the worker's 2 s timeout.
+    h.sim.setKnobs({ timeoutNext: 1, hangMs: 6000, timeoutMode: 'after_processing' });
     const res = await api(m, 'POST', '/payments/bulk', { items: [{ type: 'charge', authorization_code: code, email, amount: 4000 }] });
     const reference = res.body.data.batch_reference;
     const batch = await untilCompleted(m, reference);

@@ -1,7 +1,8 @@
 /**
  * The hosted checkout as a customer meets it: Debian's Chromium (never a downloaded browser) opens
  * the gateway's authorization_url, is sent on to the provider's page, picks a test card and pays;
- * the merchant then verifies. Needs /usr/bin/chromium (`apt-get install -y chromium`).
+ * the merchant then verifies. Needs Chromium: CHROMIUM_PATH names it, by default Debian's
+ * /usr/bin/chromium (`apt-get install -y chromium`); see the README.
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
@@ -9,7 +10,7 @@ import { http } from './support/http';
 import { createMerchant } from './support/merchants';
 import { buyer, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 describe('hosted checkout in a real browser', () => {
@@ -17,7 +18,9 @@ describe('hosted checkout in a real browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium (this test never downloads a browser).`);
+    if (!existsSync(CHROMIUM_PATH)) {
+      throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH to a Chromium or Chrome executable (this test never downloads a browser).`);
+    }
     h = await startPaymentsHarness();
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   }, 60_000);

@@ -43,6 +43,22 @@ describe('operator CLI', () => {
     expect(badMode.code).not.toBe(0);
   });
 
+  it('warns on stderr that a live key of a developer whose identity is not verified is refused until verification', async () => {
+    const dev = JSON.parse((await cli('developer', 'create', '--email', 'unverified-live@example.com', '--name', 'Unverified', '--json')).stdout).developer;
+    const live = await cli('keys', 'create', '--developer', dev.id, '--mode', 'live', '--json');
+    expect(live.code).toBe(0);
+    expect(JSON.parse(live.stdout).secret).toMatch(/^sk_live_/);
+    expect(live.stderr).toMatch(/^warning: unverified-live@example\.com has not completed identity verification: .*refused with live_mode_not_enabled.*developer verify-identity/);
+    expect(live.stderr.trim().split('\n')).toHaveLength(1);
+
+    const test = await cli('keys', 'create', '--developer', dev.id, '--mode', 'test', '--json');
+    expect(test.stderr).toBe('');
+    await cli('developer', 'verify-identity', dev.id);
+    const verified = await cli('keys', 'create', '--developer', dev.id, '--mode', 'live', '--json');
+    expect(verified.code).toBe(0);
+    expect(verified.stderr).toBe('');
+  });
+
   it('revokes a key and verifies identity', async () => {
     const created = JSON.parse((await cli('developer', 'create', '--email', 'rev@example.com', '--name', 'Rev', '--with-test-key', '--json')).stdout);
     const revoked = await cli('keys', 'revoke', created.key.id, '--json');

@@ -1,4 +1,4 @@
-import { PaymentIntentsService } from '@gateway/domain/payments';
+import { PaymentIntentsUpkeepService } from '@gateway/domain/payment-intents';
 import { PaymentProvider } from '@gateway/provider';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
@@ -17,7 +17,7 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
    * released it. (Were it still held, this would capture it — and the test fail, as it should.)
    */
   const providerCapture = (harness: PaymentsHarness, reference: string) =>
-    http(harness.sim.url() as string, 'POST', '/preauthorization/capture_authorization', { token: harness.secrets.test, body: { reference } });
+    http(harness.sim.url() as string, 'POST', '/preauthorization/capture', { token: harness.secrets.test, body: { reference } });
   const expectReleasedAtProvider = async (harness: PaymentsHarness, reference: string) => {
     const probe = await providerCapture(harness, reference);
     expect([reference, probe.status, probe.body.message]).toEqual([reference, 400, expect.stringContaining('released')]);
@@ -143,7 +143,7 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
     const before = await available(merchant);
     const ref = (await hold(merchant, { amount: 4000, email })).body.data.intent_reference;
     // Released at the provider behind the gateway's back: the provider refuses to capture it.
-    const released = await http(h.sim.url() as string, 'POST', '/preauthorization/release_authorization', { token: h.secrets.test, body: { reference: ref } });
+    const released = await http(h.sim.url() as string, 'POST', '/preauthorization/release', { token: h.secrets.test, body: { reference: ref } });
     expect(released.status).toBe(200);
 
     const refused = await api(merchant, 'POST', `/payment-intents/${ref}/capture`);
@@ -202,6 +202,42 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       expect([path, res.status, res.body.code]).toEqual([path, 404, 'payment_intent_not_found']);
     }
   });
+  // Issue 12: Paystack's preauthorization is for ZAR only, and it never serves GBP.
+  describe('against a provider with Paystack\'s capabilities (PROVIDER_TEST_PROFILE=paystack, NGN enabled)', () => {
+    let paystack: PaymentsHarness;
+    beforeAll(async () => {
+      paystack = await startPaymentsHarness({ PROVIDER_TEST_PROFILE: 'paystack', PROVIDER_TEST_CURRENCIES: 'NGN' });
+    });
+    afterAll(async () => {
+      await paystack?.close();
+    });
+    const call = (m: Pick<TestMerchant, 'key'>, method: string, path: string, body?: unknown) => http(paystack.gateway.baseUrl, method, `/api/v1${path}`, { token: m.key, body });
+
+    it('refuses a hold in NGN with 422 capability_not_supported before anything is written or sent', async () => {
+      const { merchant, email, code } = await customerWithSavedCard(paystack);
+      const reserve = jest.spyOn(paystack.gateway.app.get(PaymentProvider, { strict: false }), 'reserveAuthorization');
+      try {
+        const refused = await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 5000, email, authorization_code: code });
+        expect([refused.status, refused.body.code, Object.keys(refused.body.errors ?? {})]).toEqual([422, 'capability_not_supported', ['currency']]);
+        expect(reserve).not.toHaveBeenCalled();
+      } finally {
+        reserve.mockRestore();
+      }
+      const rows = await paystack.gateway.app.get(DataSource).query(`SELECT 1 FROM payment_intents WHERE developer_id = $1`, [merchant.developerId]);
+      expect(rows).toHaveLength(0);
+    });
+
+    it('refuses a payment in GBP (initialize and charge) with 422 capability_not_supported, writing nothing', async () => {
+      const { merchant, email, code } = await customerWithSavedCard(paystack);
+      const initialize = await call(merchant, 'POST', '/payments/initialize', { amount: 1000, email, currency: 'GBP' });
+      expect([initialize.status, initialize.body.code]).toEqual([422, 'capability_not_supported']);
+      const charge = await call(merchant, 'POST', '/payments/charge', { amount: 1000, email, currency: 'GBP', authorization_code: code });
+      expect([charge.status, charge.body.code]).toEqual([422, 'capability_not_supported']);
+      const rows = await paystack.gateway.app.get(DataSource).query(`SELECT currency FROM payments WHERE developer_id = $1`, [merchant.developerId]);
+      expect(rows).toEqual([{ currency: 'NGN' }]);
+    });
+  });
+
   describe('when the provider does not answer in time', () => {
     let slow: PaymentsHarness;
     const call = (m: Pick<TestMerchant, 'key'>, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
@@ -210,8 +246,11 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
     const intentsOf = async (m: TestMerchant) =>
       (await slow.gateway.app.get(DataSource).query(`SELECT reference, status FROM payment_intents WHERE developer_id = $1`, [m.developerId])) as Array<{ reference: string; status: string }>;
 
+    // A 2 s provider timeout: quick, yet never reached by a loaded machine's ordinary calls; a hung
+    // call is held well past it.
+    const HANG_MS = 5000;
     beforeAll(async () => {
-      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '400' });
+      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000' });
     });
     afterAll(async () => {
       await slow?.close();
@@ -222,7 +261,7 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       const before = await balance(merchant);
       const ref = (await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 6000, email })).body.data.intent_reference;
       // The provider captures, but answers after the gateway gave up.
-      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: HANG_MS, timeoutMode: 'after_processing' });
       const headers = { 'Idempotency-Key': `capture-${ref}` };
       const first = await call(merchant, 'POST', `/payment-intents/${ref}/capture`, { amount: 5000 }, headers);
       expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
@@ -248,7 +287,7 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       const { merchant, email } = await customerWithSavedCard(slow);
       const before = await balance(merchant);
       const ref = (await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 3000, email })).body.data.intent_reference;
-      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'before_processing' });
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: HANG_MS, timeoutMode: 'before_processing' });
       const first = await call(merchant, 'POST', `/payment-intents/${ref}/capture`);
       expect([first.status, first.body.code]).toEqual([504, 'gateway_timeout']);
       expect(await balance(merchant)).toBe(before);
@@ -264,7 +303,7 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       const { merchant, email } = await customerWithSavedCard(slow);
       const reserve = jest.spyOn(slow.gateway.app.get(PaymentProvider, { strict: false }), 'reserveAuthorization');
       try {
-        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+        slow.sim.setKnobs({ timeoutNext: 1, hangMs: HANG_MS, timeoutMode: 'after_processing' });
         const body = { capture_method: 'manual', amount: 2000, email, metadata: { order: 'o-9' } };
         const headers = { 'Idempotency-Key': 'hold-o-9' };
         const first = await call(merchant, 'POST', '/payment-intents', body, headers);
@@ -284,15 +323,17 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
       }
     });
 
-    it('create: a timed-out create nobody retries is given up by the upkeep scan, its hold released', async () => {
+    // The recovery step of the scheduler's five-minute hold upkeep, called on the gateway's services with
+    // its clock moved on (the job running it: payment-intent-expiry.job.spec.ts in apps/scheduler).
+    it('create: a timed-out create nobody retries is given up by the hold-upkeep recovery (recoverInterrupted), its hold released', async () => {
       const { merchant, email } = await customerWithSavedCard(slow);
-      slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1500, timeoutMode: 'after_processing' });
+      slow.sim.setKnobs({ timeoutNext: 1, hangMs: HANG_MS, timeoutMode: 'after_processing' });
       const first = await call(merchant, 'POST', '/payment-intents', { capture_method: 'manual', amount: 1800, email });
       expect(first.status).toBe(504);
       const [unconfirmed] = await intentsOf(merchant);
       expect(unconfirmed.status).toBe('holding');
       expect((await call(merchant, 'GET', `/payment-intents/${unconfirmed.reference}`)).status).toBe(404);
-      const intents = slow.gateway.app.get(PaymentIntentsService, { strict: false });
+      const intents = slow.gateway.app.get(PaymentIntentsUpkeepService, { strict: false });
       const start = slow.gateway.clock.now();
       try {
         slow.gateway.clock.advance(61 * 60_000);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, customerWithSavedCard, eventsFor, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { query } from './support/db';
+import { buyer, customerWithSavedCard, eventsFor, initializePayment, paidPayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 
 /** Idempotency on payment initialize: header, alias header, body key, and keys scoped per endpoint. */
 describe('idempotent payment initialize', () => {
@@ -72,6 +73,37 @@ describe('idempotent payment initialize', () => {
     expect(fixed.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  describe('a stored refusal is replayed, not run again', () => {
+    const post = (path: string, body: unknown, key: string) => http(h.gateway.baseUrl, 'POST', `/api/v1${path}`, { token: merchant.key, body, headers: { 'Idempotency-Key': key } });
+    const storedKeys = async (key: string) =>
+      (await query<{ n: number }>(`SELECT count(*)::int AS n FROM idempotency_keys WHERE developer_id = $1 AND key = $2`, [merchant.developerId, key]))[0].n;
+
+    it('replays a 422 insufficient_wallet_balance byte for byte, even once the wallet could cover the refund', async () => {
+      // 1,000 paid: 975 in the wallet, short of a full refund.
+      const reference = (await paidPayment(h.gateway, merchant, { amount: 1000, email: buyer() })).body.data.reference;
+      const refused = await post('/refunds', { payment_reference: reference }, 'refund-short');
+      expect([refused.status, refused.body.code, refused.headers.get('idempotent-replayed')]).toEqual([422, 'insufficient_wallet_balance', null]);
+
+      await paidPayment(h.gateway, merchant, { amount: 10000, email: buyer() });
+      const replayed = await post('/refunds', { payment_reference: reference }, 'refund-short');
+      expect([replayed.status, replayed.text, replayed.headers.get('idempotent-replayed')]).toEqual([422, refused.text, 'true']);
+      expect(await storedKeys('refund-short')).toBe(1);
+      // The same request under a new key runs, and now succeeds: the replay was the stored answer, not a re-run.
+      expect((await post('/refunds', { payment_reference: reference }, 'refund-later')).status).toBe(201);
+    });
+
+    it('replays a 404 payment_not_found byte for byte', async () => {
+      const missing = await post('/payments/verify', { reference: 'PAY_00000000000000000000' }, 'verify-missing');
+      expect([missing.status, missing.body.code, missing.headers.get('idempotent-replayed')]).toEqual([404, 'payment_not_found', null]);
+      const replayed = await post('/payments/verify', { reference: 'PAY_00000000000000000000' }, 'verify-missing');
+      expect([replayed.status, replayed.text, replayed.headers.get('idempotent-replayed')]).toEqual([404, missing.text, 'true']);
+      expect(await storedKeys('verify-missing')).toBe(1);
+      // Another request under the key is refused: the key holds the 404.
+      const reused = await post('/payments/verify', { reference: 'PAY_11111111111111111111' }, 'verify-missing');
+      expect([reused.status, reused.body.code]).toEqual([422, 'idempotency_key_reused']);
+    });
+  });
+
   describe('the payment a key stands for is per endpoint, mode and developer', () => {
     const charge = (m: Pick<TestMerchant, 'key'>, body: Record<string, unknown>, headers: Record<string, string>) =>
       http(h.gateway.baseUrl, 'POST', '/api/v1/payments/charge', { token: m.key, body, headers });
@@ -114,7 +146,8 @@ describe('idempotent payment initialize', () => {
   });
 
   describe('a retry after a provider timeout (504, not stored) must repeat the same request', () => {
-    // Its own gateway with a 1 s provider timeout, so a hung provider call gives a 504 quickly.
+    // Its own gateway with a 2 s provider timeout, so a hung provider call gives a 504 quickly, while
+    // a loaded machine's ordinary provider calls never reach it.
     let slow: PaymentsHarness;
     let m: TestMerchant;
     let email: string;
@@ -125,11 +158,11 @@ describe('idempotent payment initialize', () => {
     const post = (path: string, body: Record<string, unknown>, key: string) =>
       http(slow.gateway.baseUrl, 'POST', `/api/v1${path}`, { token: m.key, body, headers: { 'Idempotency-Key': key } });
     /** The provider hangs on its next call (without processing it) until the gateway gives up. */
-    const hangNextProviderCall = () => slow.sim.setKnobs({ timeoutNext: 1, hangMs: 1_500, timeoutMode: 'before_processing' });
+    const hangNextProviderCall = () => slow.sim.setKnobs({ timeoutNext: 1, hangMs: 5_000, timeoutMode: 'before_processing' });
     const listed = async () => (await http(slow.gateway.baseUrl, 'GET', '/api/v1/payments?limit=100', { token: m.key })).body.data as Array<{ reference: string }>;
 
     beforeAll(async () => {
-      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '1000' });
+      slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000' });
       ({ merchant: m, email, code } = await customerWithSavedCard(slow));
       // A second saved card of the same customer.
       const init = await initializePayment(slow.gateway, m, { amount: 1000, email });
@@ -190,9 +223,24 @@ describe('idempotent payment initialize', () => {
       const key = `charge-${randomBytes(4).toString('hex')}`;
       hangNextProviderCall();
       expect((await post('/payments/charge', repeat(), key)).status).toBe(504);
+      const before = (await listed()).length;
       const retry = await post('/payments/charge', repeat(), key);
       expect([retry.status, retry.body.data.status]).toEqual([201, 'success']);
       expect(await eventsFor(slow, 'payment.success', retry.body.data.reference)).toBe(1);
+      // One payment (the timed-out request's, resumed), credited by one posting: 700 − 10 − 10.50.
+      expect((await listed()).length).toBe(before);
+      expect(retry.body.data).toMatchObject({ amount: 700, net_amount: 679.5 });
+      const ledger = (await http(slow.gateway.baseUrl, 'GET', '/api/v1/wallet/ledger?limit=100', { token: m.key })).body.data as Array<{ type: string; amount: number; reference: string }>;
+      expect(
+        ledger
+          .filter((e) => e.reference === retry.body.data.reference)
+          .map((e) => [e.type, e.amount])
+          .sort(),
+      ).toEqual([
+        ['credit', 700],
+        ['fee', 10],
+        ['fee', 10.5],
+      ]);
     });
   });
 });

@@ -31,9 +31,9 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       const email = buyer();
       const res = await initializePayment(h.gateway, merchant, { amount: 5000, email, metadata: { order: 'ord_1' } });
       expect(res.status).toBe(201);
-      expect(res.body.data).toEqual({ reference: expect.stringMatching(/^PAY_[0-9a-f]{20}$/), authorization_url: expect.any(String), status: 'pending' });
+      expect(res.body.data).toEqual({ reference: expect.stringMatching(/^PAY-[0-9a-f]{20}$/), authorization_url: expect.any(String), status: 'pending' });
       expect(res.body.data.authorization_url).toMatch(new RegExp(`/checkout/${res.body.data.reference}$`));
-      expect(res.text).not.toMatch(/access_code|ACCESS_|127\.0\.0\.1:\d+\/checkout\/(?!PAY_)/);
+      expect(res.text).not.toMatch(/access_code|ACCESS_|127\.0\.0\.1:\d+\/checkout\/(?!PAY-)/);
 
       const payment = (await api('GET', `/payments/${res.body.data.reference}`)).body.data;
       expect(payment).toMatchObject({ status: 'pending', amount: 5000, currency: 'NGN', net_amount: null, amount_refunded: 0, email, metadata: { order: 'ord_1' } });
@@ -292,6 +292,48 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
     });
   });
 
+  describe('list filters customer, from and to', () => {
+    it('filters by customer reference, from (inclusive) and to (exclusive), alone and together', async () => {
+      const m = await createMerchant(h.gateway);
+      const [ada, bola] = [buyer(), buyer()];
+      const made: Array<{ reference: string; createdAt: string; customer: string }> = [];
+      for (const email of [ada, bola, ada, bola]) {
+        h.gateway.clock.advance(1000);
+        const reference = (await initializePayment(h.gateway, m, { amount: 1000, email })).body.data.reference;
+        const payment = (await api('GET', `/payments/${reference}`, undefined, m)).body.data;
+        made.push({ reference, createdAt: payment.created_at, customer: payment.customer_reference });
+      }
+      const [p1, p2, p3, p4] = made;
+      expect(p1.customer).toBe(p3.customer);
+      expect(p1.customer).not.toBe(p2.customer);
+      const listed = async (query: string) => {
+        const res = await api('GET', `/payments?limit=100&${query}`, undefined, m);
+        expect([query, res.status]).toEqual([query, 200]);
+        return res.body.data.map((p: { reference: string }) => p.reference);
+      };
+      const at = (p: { createdAt: string }) => encodeURIComponent(p.createdAt);
+
+      expect(await listed(`customer=${p1.customer}`)).toEqual([p3.reference, p1.reference]);
+      expect(await listed(`customer=${p2.customer}`)).toEqual([p4.reference, p2.reference]);
+      expect(await listed(`from=${at(p2)}`)).toEqual([p4.reference, p3.reference, p2.reference]);
+      expect(await listed(`to=${at(p3)}`)).toEqual([p2.reference, p1.reference]);
+      expect(await listed(`from=${at(p2)}&to=${at(p4)}`)).toEqual([p3.reference, p2.reference]);
+      expect(await listed(`customer=${p1.customer}&from=${at(p2)}`)).toEqual([p3.reference]);
+      expect(await listed(`customer=${p2.customer}&to=${at(p4)}`)).toEqual([p2.reference]);
+      expect(await listed(`from=${at(p3)}&to=${at(p3)}`)).toEqual([]);
+      // Another merchant's customer is answered exactly like a missing one.
+      const other = await createMerchant(h.gateway);
+      const theirs = (await api('GET', `/payments/${(await initializePayment(h.gateway, other, { amount: 1000, email: ada })).body.data.reference}`, undefined, other)).body.data;
+      const foreign = await api('GET', `/payments?customer=${theirs.customer_reference}`, undefined, m);
+      const missing = await api('GET', '/payments?customer=CUS_0000000000000000', undefined, m);
+      expect([foreign.status, foreign.body.code]).toEqual([404, 'customer_not_found']);
+      expect([missing.status, missing.body]).toEqual([404, foreign.body]);
+
+      const bad = await api('GET', '/payments?from=yesterday', undefined, m);
+      expect([bad.status, bad.body.code, Object.keys(bad.body.errors ?? {})]).toEqual([400, 'validation_error', ['from']]);
+    });
+  });
+
   describe('abandonment', () => {
     it('abandons payments unpaid after 24 h (sandbox scan), and a late payment is still credited', async () => {
       const m = await createMerchant(h.gateway);
@@ -327,24 +369,64 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       // 2,500 − 10 − (37.50 + 100)
       expect(got).toMatchObject({ status: 'success', net_amount: 2352.5 });
     });
+
+    // Issue 12 item 5: Paystack's verify then answers `amount` = requested + fees and `requested_amount` = requested.
+    it('credits once, at the requested amount, a payment whose customer bore the provider fees', async () => {
+      const m = await createMerchant(h.gateway);
+      h.sim.setKnobs({ customerBearsFees: true });
+      let reference: string;
+      try {
+        reference = (await paidPayment(h.gateway, m, { amount: 2500, email: buyer() })).body.data.reference as string;
+        await h.sim.idle();
+      } finally {
+        h.sim.setKnobs({ customerBearsFees: false });
+      }
+      const wire = (await http(h.sim.url() as string, 'GET', `/transaction/verify/${reference}`, { token: h.secrets.test })).body.data;
+      expect([wire.amount, wire.requested_amount, wire.fees]).toEqual([263750, 250000, 13750]);
+      const verified = await api('POST', '/payments/verify', { reference }, m);
+      // 2,500 − 10 platform fee; the provider's 137.50 was paid by the customer on top.
+      expect(verified.body.data).toMatchObject({ status: 'success', amount: 2500, net_amount: 2490 });
+      expect((await balance(m)).available_balance).toBe(2490);
+      expect(await eventsNamed('payment.success', reference)).toHaveLength(1);
+    });
+
+    // Issue 12 item 3: refusing an authentic callback only makes the provider deliver it again forever.
+    it.each([
+      ['an unknown event', { event: 'subscription.create', data: { id: 1 } }],
+      ['a dispute resolved auto-accepted with a null refund_amount and camelCase times', { event: 'charge.dispute.resolve', data: { id: 9, status: 'resolved', resolution: 'auto-accepted', refund_amount: null, currency: null, transaction: { reference: 'PAY_elsewhere', amount: 5800, currency: 'NGN' }, transaction_reference: null, dueAt: null, resolvedAt: '2020-11-24T14:00:02.000Z' } }],
+      ['a dispute whose transaction is missing', { event: 'charge.dispute.create', data: { id: 10, status: 'awaiting-merchant-feedback', transaction: null } }],
+      ['a transfer event without data', { event: 'transfer.success' }],
+      ['a body that is not an event', [1, 2, 3]],
+    ])('acknowledges (200) %s, signed but not acted on', async (_what, payload) => {
+      const rawBody = JSON.stringify(payload);
+      const res = await http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody, headers: { 'x-paystack-signature': signCallbackBody(rawBody, h.secrets.test) } });
+      expect([res.status, res.body.data]).toEqual([200, { received: true }]);
+    });
   });
 
+  /** Pays a checkout at the provider without its own callback, and returns the charge.success callback Paystack would send. */
+  const paidWithoutCallback = async (m: TestMerchant, amount: number) => {
+    const reference = (await initializePayment(h.gateway, m, { amount, email: buyer() })).body.data.reference as string;
+    h.sim.setWebhookUrl(undefined);
+    try {
+      await http(h.sim.url() as string, 'POST', `/sim/transactions/${reference}/complete`, { token: h.secrets.test, body: {} });
+    } finally {
+      h.sim.setWebhookUrl(`${h.gateway.baseUrl}/api/provider/webhooks`);
+    }
+    const wire = await http(h.sim.url() as string, 'GET', `/transaction/verify/${reference}`, { token: h.secrets.test });
+    const rawBody = JSON.stringify({ event: 'charge.success', data: wire.body.data });
+    return { reference, rawBody, signature: signCallbackBody(rawBody, h.secrets.test) };
+  };
+  const deliver = (callback: { rawBody: string; signature: string }) =>
+    http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody: callback.rawBody, headers: { 'x-paystack-signature': callback.signature } });
+  /** The merchant's ledger entries for one payment, as [type, amount] pairs. */
+  const ledgerOf = async (m: TestMerchant, reference: string) =>
+    ((await api('GET', '/wallet/ledger?limit=100', undefined, m)).body.data as Array<{ type: string; amount: number; reference: string }>)
+      .filter((e) => e.reference === reference)
+      .map((e) => [e.type, e.amount])
+      .sort();
+
   describe('provider callbacks are processed once', () => {
-    /** Pays a checkout at the provider without its own callback, and returns the charge.success callback Paystack would send. */
-    const paidWithoutCallback = async (m: TestMerchant, amount: number) => {
-      const reference = (await initializePayment(h.gateway, m, { amount, email: buyer() })).body.data.reference as string;
-      h.sim.setWebhookUrl(undefined);
-      try {
-        await http(h.sim.url() as string, 'POST', `/sim/transactions/${reference}/complete`, { token: h.secrets.test, body: {} });
-      } finally {
-        h.sim.setWebhookUrl(`${h.gateway.baseUrl}/api/provider/webhooks`);
-      }
-      const wire = await http(h.sim.url() as string, 'GET', `/transaction/verify/${reference}`, { token: h.secrets.test });
-      const rawBody = JSON.stringify({ event: 'charge.success', data: wire.body.data });
-      return { reference, rawBody, signature: signCallbackBody(rawBody, h.secrets.test) };
-    };
-    const deliver = (callback: { rawBody: string; signature: string }) =>
-      http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody: callback.rawBody, headers: { 'x-paystack-signature': callback.signature } });
     /** Counts the gateway's provider verifies of one reference; each takes 300 ms so deliveries overlap. */
     const countVerifies = (reference: string) => {
       const provider = h.gateway.app.get(PaymentProvider, { strict: false });
@@ -412,12 +494,79 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
     });
   });
 
+  describe('a provider reporting another amount or currency than the payment (docs/payments.md)', () => {
+    it.each(['amount', 'currency'] as const)('answers verify and the callback 502 provider_error and credits nothing when it reports another %s', async (misreport) => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 2000);
+      const nothingCredited = async () => {
+        expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data).toMatchObject({ status: 'pending', net_amount: null });
+        expect(await balance(m)).toMatchObject({ available_balance: 0, total_balance: 0 });
+        expect(await ledgerOf(m, callback.reference)).toEqual([]);
+        expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(0);
+      };
+
+      h.sim.setKnobs({ misreportNext: 1, misreport });
+      const verified = await api('POST', '/payments/verify', { reference: callback.reference }, m);
+      expect([verified.status, verified.body.code]).toEqual([502, 'provider_error']);
+      await nothingCredited();
+
+      // The callback is checked against the provider's verify, which misreports again.
+      h.sim.setKnobs({ misreportNext: 1, misreport });
+      const delivered = await deliver(callback);
+      expect([delivered.status, delivered.body.code]).toEqual([502, 'provider_error']);
+      await nothingCredited();
+      // Both misreports were consumed by the gateway's own calls above.
+      expect(h.sim.knobs().misreportNext).toBe(0);
+
+      // Once the provider reports what was asked for, the payment is credited, once.
+      expect((await api('POST', '/payments/verify', { reference: callback.reference }, m)).body.data).toMatchObject({ status: 'success', net_amount: 1960 });
+      expect((await deliver(callback)).status).toBe(200);
+      expect(await ledgerOf(m, callback.reference)).toEqual([
+        ['credit', 2000],
+        ['fee', 10],
+        ['fee', 30],
+      ]);
+      expect((await balance(m)).available_balance).toBe(1960);
+      expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+    });
+  });
+
+  describe('a failed payment the customer pays later (another card on the same checkout)', () => {
+    it('is credited once, by the callback and any number of verifies, keeping its payment.failed', async () => {
+      const m = await createMerchant(h.gateway);
+      const failed = await paidPayment(h.gateway, m, { amount: 5000, email: buyer() }, 'declined');
+      const reference = failed.body.data.reference;
+      expect(failed.body.data).toMatchObject({ status: 'failed', net_amount: null });
+      expect(await eventsNamed('payment.failed', reference)).toHaveLength(1);
+
+      // The customer retries with a card that pays: the provider's charge.success callback races these verifies.
+      await http(h.sim.url() as string, 'POST', `/sim/transactions/${reference}/complete`, { token: h.secrets.test, body: { outcome: 'success' } });
+      const verifies = await Promise.all(Array.from({ length: 5 }, () => api('POST', '/payments/verify', { reference }, m)));
+      expect(verifies.map((v) => [v.status, v.body.data.status])).toEqual(Array(5).fill([200, 'success']));
+      await h.sim.idle();
+      expect(h.sim.callbacks().some((c) => c.event === 'charge.success' && c.body.includes(reference))).toBe(true);
+
+      // 5,000 − 10 − (75 + 100)
+      expect((await api('GET', `/payments/${reference}`, undefined, m)).body.data).toMatchObject({ status: 'success', net_amount: 4815 });
+      expect(await ledgerOf(m, reference)).toEqual([
+        ['credit', 5000],
+        ['fee', 10],
+        ['fee', 175],
+      ]);
+      expect((await balance(m)).available_balance).toBe(4815);
+      expect(await eventsNamed('payment.success', reference)).toHaveLength(1);
+      expect(await eventsNamed('payment.failed', reference)).toHaveLength(1);
+    });
+  });
+
   describe('provider failures', () => {
     it('answers 504 when the provider times out, and the same idempotency key then succeeds with one payment', async () => {
-      const slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '300' });
+      // A 2 s provider timeout: short enough for a quick test, long enough that a loaded machine's
+      // ordinary provider calls never reach it; the hung call is held well past it.
+      const slow = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000' });
       try {
         const m = await createMerchant(slow.gateway);
-        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 2000 });
+        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 6000 });
         const body = { amount: 1200, email: buyer() };
         const headers = { 'Idempotency-Key': 'order-42' };
         const first = await initializePayment(slow.gateway, m, body, headers);
@@ -428,7 +577,7 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
         expect(list.map((p: { reference: string }) => p.reference)).toEqual([retry.body.data.reference]);
 
         // The key now belongs to that payment: another amount under it is refused.
-        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 2000 });
+        slow.sim.setKnobs({ timeoutNext: 1, hangMs: 6000 });
         const other = await initializePayment(slow.gateway, m, body, { 'Idempotency-Key': 'order-43' });
         expect(other.status).toBe(504);
         const changed = await initializePayment(slow.gateway, m, { ...body, amount: 1300 }, { 'Idempotency-Key': 'order-43' });

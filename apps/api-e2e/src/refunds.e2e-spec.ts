@@ -1,9 +1,22 @@
-import { RefundsService } from '@gateway/domain/payments';
+import { RefundsService } from '@gateway/domain/refunds';
+import { signCallbackBody } from '@gateway/provider-sim';
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, initializePayment, paidPayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { buyer, initializePayment, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { startScheduler } from './support/scheduler-process';
+
+/** Polls `read` until `done` holds, failing with the last value after `timeoutMs`. */
+async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 describe('refunds', () => {
   let h: PaymentsHarness;
@@ -21,9 +34,10 @@ describe('refunds', () => {
   }
 
   beforeAll(async () => {
-    // A short provider timeout, so the timeout tests below are quick. One simulator for the whole
-    // file: two would hand out the same provider refund ids, which callbacks are matched by.
-    h = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '1000' });
+    // A short provider timeout, so the timeout tests below are quick — yet long enough that a
+    // loaded machine's ordinary provider calls never reach it. One simulator for the whole file:
+    // two would hand out the same provider refund ids, which callbacks are matched by.
+    h = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000' });
   });
   afterAll(async () => {
     await h?.close();
@@ -162,9 +176,71 @@ describe('refunds', () => {
     expect((await api(live, 'GET', '/refunds')).body.data.map((r: { reference: string }) => r.reference)).toEqual([liveRefund.body.data.reference]);
   });
 
+  it.each([409, 429])('a refund the provider answers %i (outcome unknown, not a refusal) stays pending with its debit; the same key completes it', async (status) => {
+    const { merchant, references } = await merchantWithPayments(10000);
+    const body = { payment_reference: references[0], amount: 1000 };
+    const headers = { 'Idempotency-Key': `refund-busy-${status}` };
+    h.sim.setKnobs({ failNext: 1, failStatus: status });
+    try {
+      const first = await api(merchant, 'POST', '/refunds', body, headers);
+      expect([first.status, first.body.code]).toEqual([502, 'provider_error']);
+      expect(h.sim.knobs().failNext).toBe(0);
+    } finally {
+      h.sim.setKnobs({ failNext: 0, failStatus: 500 });
+    }
+    const [pending] = (await api(merchant, 'GET', `/refunds?payment=${references[0]}`)).body.data;
+    expect(pending).toMatchObject({ status: 'pending', amount: 1000 });
+    await h.sim.idle();
+    // Still held: not failed, no reversal credit, nothing completed.
+    expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('pending');
+    expect(await available(merchant)).toBe(9740 - 1000);
+    expect((await api(merchant, 'GET', `/payments/${references[0]}`)).body.data.amount_refunded).toBe(1000);
+    const entries = (await api(merchant, 'GET', '/wallet/ledger?limit=100')).body.data.filter((e: { reference: string }) => e.reference === pending.reference);
+    expect(entries.map((e: { type: string; amount: number }) => [e.type, e.amount])).toEqual([['debit', 1000]]);
+    expect(await events('refund.completed', pending.reference)).toBe(0);
+
+    const retry = await api(merchant, 'POST', '/refunds', body, headers);
+    expect([retry.status, retry.body.data.reference]).toEqual([201, pending.reference]);
+    await h.sim.idle();
+    expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('processed');
+    expect(await events('refund.completed', pending.reference)).toBe(1);
+    expect(await available(merchant)).toBe(9740 - 1000);
+  });
+
+  // Issue 12 item 1: Paystack's refund.* payloads carry transaction_reference, refund_reference and a string amount, no id.
+  it('settles a refund from its Paystack-shaped callback once; a redelivery changes nothing', async () => {
+    const { merchant, references } = await merchantWithPayments(4000);
+    h.sim.setKnobs({ autoComplete: false });
+    let callback: { rawBody: string; signature: string } | undefined;
+    try {
+      const created = await api(merchant, 'POST', '/refunds', { payment_reference: references[0], amount: 1500 });
+      expect([created.status, created.body.data.status]).toEqual([201, 'pending']);
+      const [atProvider] = (await http(h.sim.url() as string, 'GET', `/refund?transaction=${references[0]}`, { token: h.secrets.test })).body.data as Array<{ id: number }>;
+      // Settled at the provider with its callback held back: the test delivers the documented payload itself.
+      h.sim.setWebhookUrl(undefined);
+      try {
+        await http(h.sim.url() as string, 'POST', `/sim/refunds/${atProvider.id}/complete`, { token: h.secrets.test, body: { outcome: 'processed' } });
+      } finally {
+        h.sim.setWebhookUrl(`${h.gateway.baseUrl}/api/provider/webhooks`);
+      }
+      const data = { status: 'processed', transaction_reference: references[0], refund_reference: '132013318360', amount: '150000', currency: 'NGN', processor: 'mpgs_zen', customer: { first_name: null, last_name: null, email: 'x@example.com' }, integration: 412829, domain: 'test' };
+      const rawBody = JSON.stringify({ event: 'refund.processed', data });
+      callback = { rawBody, signature: signCallbackBody(rawBody, h.secrets.test) };
+    } finally {
+      h.sim.setKnobs({ autoComplete: true });
+    }
+    const deliver = () => http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody: callback?.rawBody, headers: { 'x-paystack-signature': callback?.signature as string } });
+    expect((await deliver()).status).toBe(200);
+    const [refund] = (await api(merchant, 'GET', `/refunds?payment=${references[0]}`)).body.data;
+    expect(refund).toMatchObject({ status: 'processed', amount: 1500 });
+    expect((await deliver()).status).toBe(200);
+    expect(await events('refund.completed', refund.reference)).toBe(1);
+    expect((await api(merchant, 'GET', `/payments/${references[0]}`)).body.data.amount_refunded).toBe(1500);
+  });
+
   describe('when the provider does not answer in time', () => {
-    // Past the gateway's 1 s provider timeout.
-    const hangMs = 1500;
+    // Held well past the gateway's 2 s provider timeout.
+    const hangMs = 5000;
     async function paid(amount: number): Promise<{ merchant: TestMerchant; reference: string }> {
       const { merchant, references } = await merchantWithPayments(amount);
       return { merchant, reference: references[0] };
@@ -208,7 +284,7 @@ describe('refunds', () => {
       expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(3000);
     });
 
-    it('is resubmitted by the scheduler scan when nobody retries, and confirmed', async () => {
+    it('is left alone while recent, then resubmitted by the resubmission scan (RefundsService) when nobody retries, and confirmed', async () => {
       const { merchant, reference } = await paid(10000);
       h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
       const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 500 });
@@ -232,15 +308,72 @@ describe('refunds', () => {
     it("is confirmed by the provider's callback although its provider id was never stored", async () => {
       const { merchant, reference } = await paid(10000);
       // The provider makes the refund but answers after the gateway gave up: we never learn its id.
-      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'after_processing' });
-      const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 700 });
-      expect(first.status).toBe(504);
+      // It settles (and calls back) only after that late answer is out: until then the provider
+      // answers the gateway's re-ask for it "409 still being processed", and its few quick callback
+      // retries would run out. Both are the simulator's own timers, so the order is certain.
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'after_processing', transferDelayMs: hangMs + 2000 });
+      try {
+        const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 700 });
+        expect(first.status).toBe(504);
+      } finally {
+        h.sim.setKnobs({ transferDelayMs: 0 });
+      }
       const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
-      await new Promise((r) => setTimeout(r, hangMs + 100));
+      expect(pending.status).toBe('pending');
+      // Wait for the callback's effect, not for a time.
+      await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (status) => status === 'processed', 30_000);
       await h.sim.idle();
       expect((await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status).toBe('processed');
       expect(await events('refund.completed', pending.reference)).toBe(1);
       expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(700);
     });
+
+    // Issue 12 item 2: Paystack's /refund takes no idempotency key (nor does the simulator): asking again refunds again.
+    it('a retry after a lost answer adopts the refund the provider made instead of refunding twice', async () => {
+      const { merchant, reference } = await paid(10000);
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'after_processing', autoComplete: false });
+      try {
+        const body = { payment_reference: reference, amount: 5000 };
+        const headers = { 'Idempotency-Key': 'refund-lost-answer-1' };
+        const first = await api(merchant, 'POST', '/refunds', body, headers);
+        expect(first.status).toBe(504);
+        const retry = await api(merchant, 'POST', '/refunds', body, headers);
+        expect([retry.status, retry.body.data.status]).toEqual([201, 'pending']);
+        const atProvider = (await http(h.sim.url() as string, 'GET', `/refund?transaction=${reference}`, { token: h.secrets.test })).body.data as Array<{ id: number; amount: number }>;
+        expect(atProvider.map((r) => r.amount)).toEqual([500000]);
+        await http(h.sim.url() as string, 'POST', `/sim/refunds/${atProvider[0].id}/complete`, { token: h.secrets.test, body: { outcome: 'processed' } });
+        await h.sim.idle();
+        const refund = (await api(merchant, 'GET', `/refunds/${retry.body.data.reference}`)).body.data;
+        expect(refund.status).toBe('processed');
+        expect(await events('refund.completed', refund.reference)).toBe(1);
+        expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(5000);
+      } finally {
+        h.sim.setKnobs({ autoComplete: true });
+      }
+    });
+
+    it('is resubmitted by a running scheduler process (its every-minute scan) when nobody retries, and confirmed', async () => {
+      const { merchant, reference } = await paid(10000);
+      h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
+      const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 600 });
+      expect(first.status).toBe(504);
+      const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
+      expect(pending).toMatchObject({ status: 'pending', amount: 600 });
+      // The scheduler runs on the real clock: make the refund as old as the scan wants (two minutes untouched).
+      await h.gateway.app.get(DataSource).query(`UPDATE refunds SET updated_at = now() - interval '10 minutes' WHERE reference = $1`, [pending.reference]);
+      const scheduler = await startScheduler(schedulerEnvFor(h));
+      try {
+        // The scan runs at second 15 of every minute.
+        const status = await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (s) => s !== 'pending', 80_000);
+        expect(status).toBe('processed');
+        expect(scheduler.output()).toMatch(/Resubmitted \d+ refunds not yet accepted by the provider/);
+      } finally {
+        await scheduler.stop();
+      }
+      await h.sim.idle();
+      expect(await events('refund.completed', pending.reference)).toBe(1);
+      expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(600);
+      expect(await available(merchant)).toBe(9740 - 600);
+    }, 150_000);
   });
 });

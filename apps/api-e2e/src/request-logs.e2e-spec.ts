@@ -32,9 +32,9 @@ async function storedRows(requestIds: string[]): Promise<StoredRow[]> {
   return query<StoredRow>('SELECT r.*, row_to_json(r)::text AS raw FROM request_logs r WHERE request_id = ANY($1)', [requestIds]);
 }
 
-/** The row of one request, once the writer has flushed it (every 50 ms in these tests). */
+/** The row of one request, once the writer has flushed it (every 50 ms in these tests; a loaded machine gets 15 s). */
 async function storedRow(requestId: string): Promise<StoredRow> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const [row] = await storedRows([requestId]);
     if (row) return row;
@@ -215,11 +215,21 @@ describe('request logs', () => {
     const socket = connect(Number(new URL(gateway.baseUrl).port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const marker = `abandoned-${randomBytes(4).toString('hex')}`;
+    // The server has parsed the request's head (it has begun) before the client hangs up.
+    const begun = new Promise<void>((resolve) => {
+      const server = gateway.app.getHttpServer();
+      const seen = (request: { url?: string }) => {
+        if (!request.url?.includes(marker)) return;
+        server.off('request', seen);
+        resolve();
+      };
+      server.on('request', seen);
+    });
     // Promise 100 body bytes, send 10, hang up.
     socket.write(`POST /api/v1/customers?${marker} HTTP/1.1\r\nHost: x\r\nUser-Agent: ${marker}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await begun;
     socket.destroy();
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15_000;
     let rows: StoredRow[] = [];
     while (rows.length === 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -266,7 +276,11 @@ describe('request logs at shutdown and under refusals', () => {
     const clients = await Promise.all(Array.from({ length: 3 }, () => startSlowRequest(port, merchant.key)));
     await received;
     const closing = gateway.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The close has reached the HTTP server (it accepts no new connection) while these are in flight.
+    for (const deadline = Date.now() + 10_000; server.listening; ) {
+      if (Date.now() > deadline) throw new Error('the server never began to close');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     const answers = await Promise.all(clients.map((client) => client.finish()));
     await closing;
 

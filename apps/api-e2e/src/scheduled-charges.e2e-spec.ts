@@ -10,6 +10,12 @@ describe('scheduled charges of saved cards', () => {
     http(h.gateway.baseUrl, method, `/api/v1${path}`, { token: m.key, body, headers });
   const available = async (m: TestMerchant) => (await api(m, 'GET', '/wallet/balance')).body.data.available_balance;
   const events = (name: string, reference: string) => eventsFor(h, name, reference);
+  /** The merchant's ledger entries for one payment, as sorted [type, amount] pairs. */
+  const ledgerOf = async (m: TestMerchant, reference: string) =>
+    ((await api(m, 'GET', '/wallet/ledger?limit=100')).body.data as Array<{ type: string; amount: number; reference: string }>)
+      .filter((e) => e.reference === reference)
+      .map((e) => [e.type, e.amount])
+      .sort();
 
   const inMinutes = (minutes: number) => new Date(h.gateway.clock.now().getTime() + minutes * 60_000).toISOString();
 
@@ -42,17 +48,30 @@ describe('scheduled charges of saved cards', () => {
     expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'success', net_amount: 2845 });
     expect(await available(merchant)).toBeCloseTo(before + 2845, 2);
     expect(await events('payment.success', ref)).toBe(1);
+    // 3,000 − 10 − (45 + 100)
+    expect(await ledgerOf(merchant, ref)).toEqual([
+      ['credit', 3000],
+      ['fee', 10],
+      ['fee', 145],
+    ]);
     const late = await api(merchant, 'DELETE', `/payments/${ref}/schedule`);
     expect([late.status, late.body.code]).toEqual([409, 'schedule_already_triggered']);
   });
 
-  it('charges one due payment once when two schedulers scan at the same moment', async () => {
+  it('charges one due payment once when three scans run at the same moment in one API instance (the sandbox scan)', async () => {
     const { merchant, email, code } = await customerWithSavedCard(h);
     const ref = (await initializePayment(h.gateway, merchant, { amount: 2000, email, authorization_code: code, charge_at: inMinutes(2) })).body.data.reference;
     const scans = await Promise.all([1, 2, 3].map(() => api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(3) })));
     expect(scans.map((s) => s.body.data.affected).sort()).toEqual([0, 0, 1]);
     const ledger = (await api(merchant, 'GET', `/wallet/ledger?type=credit`)).body.data.filter((e: { reference: string }) => e.reference === ref);
     expect(ledger).toHaveLength(1);
+    // 2,000 − 10 − 30
+    expect(await ledgerOf(merchant, ref)).toEqual([
+      ['credit', 2000],
+      ['fee', 10],
+      ['fee', 30],
+    ]);
+    expect(await events('payment.success', ref)).toBe(1);
   });
 
   it('charges a due payment once with two real scheduler processes running the every-minute scan', async () => {
@@ -70,11 +89,21 @@ describe('scheduled charges of saved cards', () => {
         status = (await api(merchant, 'GET', `/payments/${ref}`)).body.data.status;
       }
       expect(status).toBe('success');
-      // Both schedulers have had their tick by now; give a second, slower claim time to show up.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Counted once both schedulers have stopped: no scan of either can still be on its way.
+      await Promise.all(schedulers.map((s) => s.stop()));
+      await h.sim.idle();
       const credits = (await api(merchant, 'GET', '/wallet/ledger?type=credit')).body.data.filter((e: { reference: string }) => e.reference === ref);
       expect(credits).toHaveLength(1);
+      // 2,500 − 10 − (37.50 + 100)
+      expect(await ledgerOf(merchant, ref)).toEqual([
+        ['credit', 2500],
+        ['fee', 10],
+        ['fee', 137.5],
+      ]);
       expect(await events('payment.success', ref)).toBe(1);
+      // At the provider the reference names one successful charge of 2,500 (it refuses a second charge under it).
+      const charge = await http(h.sim.url() as string, 'GET', `/transaction/verify/${ref}`, { token: h.secrets.test });
+      expect(charge.body.data).toMatchObject({ reference: ref, status: 'success', amount: 250000 });
     } finally {
       await Promise.all(schedulers.map((s) => s.stop()));
     }
@@ -128,6 +157,12 @@ describe('scheduled charges of saved cards', () => {
     expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data.status).toBe('success');
     expect((await api(merchant, 'POST', '/sandbox/scans/scheduled-charges/run', { as_of: inMinutes(20) })).body.data.affected).toBe(0);
     expect(await events('payment.success', ref)).toBe(1);
+    // 4,000 − 10 − (60 + 100)
+    expect(await ledgerOf(merchant, ref)).toEqual([
+      ['credit', 4000],
+      ['fee', 10],
+      ['fee', 160],
+    ]);
   });
 
   describe('a triggered charge whose outcome the scheduler did not record (it died after the provider charged)', () => {
@@ -164,6 +199,11 @@ describe('scheduled charges of saved cards', () => {
       expect((await api(merchant, 'POST', '/payments/verify', { reference: ref })).body.data.status).toBe('success');
       expect(await events('payment.success', ref)).toBe(1);
       expect(await available(merchant)).toBeCloseTo(before + 2845, 2);
+      expect(await ledgerOf(merchant, ref)).toEqual([
+        ['credit', 3000],
+        ['fee', 10],
+        ['fee', 145],
+      ]);
     });
 
     it('is settled by verify (no callback came), crediting once; an untriggered schedule is not asked about', async () => {
@@ -175,6 +215,13 @@ describe('scheduled charges of saved cards', () => {
       const verified = await Promise.all([1, 2, 3].map(() => api(merchant, 'POST', '/payments/verify', { reference: ref })));
       expect(verified.map((v) => v.body.data.status)).toEqual(['success', 'success', 'success']);
       expect(await events('payment.success', ref)).toBe(1);
+      // 2,000 − 10 − 30
+      expect(await ledgerOf(merchant, ref)).toEqual([
+        ['credit', 2000],
+        ['fee', 10],
+        ['fee', 30],
+      ]);
+      expect((await api(merchant, 'GET', '/wallet/balance')).body.data.available_balance).toBe(1960 + 975);
     });
 
     it('is settled when the stale claim is taken over: the provider refuses the reused reference, the charge is looked up, not repeated', async () => {
@@ -187,6 +234,11 @@ describe('scheduled charges of saved cards', () => {
       expect((await api(merchant, 'GET', `/payments/${ref}`)).body.data).toMatchObject({ status: 'success', net_amount: 3830 });
       expect(await available(merchant)).toBeCloseTo(before + 3830, 2);
       expect(await events('payment.success', ref)).toBe(1);
+      expect(await ledgerOf(merchant, ref)).toEqual([
+        ['credit', 4000],
+        ['fee', 10],
+        ['fee', 160],
+      ]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { verifySignatureHeader, WebhookResolver } from '@gateway/domain/webhooks';
 import { randomBytes } from 'node:crypto';
+import { query } from './support/db';
 import { type TestGateway, startGateway } from './support/gateway';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
@@ -41,6 +42,22 @@ describe('webhooks', () => {
   const api = (method: string, path: string, body?: unknown, key = merchant.key) => http(gateway.baseUrl, method, `/api/v1${path}`, { token: key, body });
   const createCustomer = (key = merchant.key) => api('POST', '/customers/', { email: `c-${randomBytes(4).toString('hex')}@example.com`, metadata: { note: 'é😀 "quoted"', n: 0.00001 } }, key);
   const hooksFor = (eventId: string) => receiver.received.filter((h) => h.headers['x-gateway-event-id'] === eventId);
+  /** Statuses of the deliveries to one endpoint, as stored (pending, delivered, failed). */
+  const deliveryStatuses = async (webhookId: string) =>
+    (
+      await query<{ status: string }>(
+        `SELECT d.status FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.reference = $1 ORDER BY d.created_at`,
+        [webhookId],
+      )
+    ).map((d) => d.status);
+  /** Polls until `done` holds; fails after `timeoutMs` (a deadline for a condition, not a sleep that proves anything). */
+  const until = async (done: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
 
   it('registers an endpoint, shows the secret once, and checks events and version against the catalog', async () => {
     const created = await api('POST', '/webhooks/', { url, events: ['customer.created'], webhook_version: 'v1' });
@@ -73,7 +90,7 @@ describe('webhooks', () => {
     expect(res.body).toMatchObject({ code: 'validation_error', errors: { url: [expect.any(String)] } });
   });
 
-  it('delivers a signed v1 and v2 customer.created to subscribed endpoints of the same mode only, within a second', async () => {
+  it('delivers a signed v1 and v2 customer.created to subscribed endpoints of the same mode only, seconds after the commit', async () => {
     const v1 = (await api('POST', '/webhooks/', { url: `${url}?v=1`, events: ['customer.created'], webhook_version: 'v1' })).body.data;
     const v2 = (await api('POST', '/webhooks/', { url: `${url}?v=2`, events: ['customer.created', 'payment.success'], webhook_version: 'v2' })).body.data;
     await api('POST', '/webhooks/', { url: `${url}?v=pay`, events: ['payment.success'], webhook_version: 'v1' });
@@ -81,7 +98,9 @@ describe('webhooks', () => {
     const customer = (await createCustomer()).body.data;
     const committed = Date.now(); // the response comes after the commit that wrote the event
     await receiver.waitFor(before + 2);
-    expect(Date.now() - committed).toBeLessThan(1000);
+    // Pushed on commit, not found by a later sweep; a loaded machine gets headroom. The latency
+    // itself (milliseconds) is measured by `npm run bench:webhooks`, not here.
+    expect(Date.now() - committed).toBeLessThan(5000);
     const mine = receiver.received.slice(before);
     expect(mine).toHaveLength(2);
     const now = Math.floor(Date.now() / 1000);
@@ -97,12 +116,16 @@ describe('webhooks', () => {
     const envelope = JSON.parse(mine.find((h) => JSON.parse(h.body).api_version)?.body ?? '{}');
     expect(envelope).toEqual({ id: flat.id, event: 'customer.created', api_version: 'v2', created_at: expect.any(String), mode: 'test', data: customer });
 
-    // The other mode's customer reaches none of these test-mode endpoints.
+    // The other mode's customer reaches none of these test-mode endpoints: no delivery is even
+    // queued for it, and a later test-mode customer's delivery arrives while it never does.
     const live = await merchant.issueKey({ mode: 'live' });
     const count = receiver.received.length;
-    await createCustomer(live.key);
-    await new Promise((r) => setTimeout(r, 800));
-    expect(receiver.received.length).toBe(count);
+    const liveCustomer = (await createCustomer(live.key)).body.data;
+    const [queued] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.data->>'reference' = $1`, [liveCustomer.reference]);
+    expect(queued.n).toBe(0);
+    const later = (await createCustomer()).body.data;
+    await until(() => receiver.received.slice(count).some((h) => h.url.endsWith('?v=1') && JSON.parse(h.body).reference === later.reference), 'the later test-mode delivery');
+    expect(receiver.received.slice(count).filter((h) => JSON.parse(h.body).mode === 'live' || h.body.includes(liveCustomer.reference))).toEqual([]);
   });
 
   it('retries on the compressed schedule with fresh timestamps and one event id, logs each attempt, then fails; a manual retry delivers', async () => {
@@ -112,7 +135,9 @@ describe('webhooks', () => {
     await createCustomer();
     const retryAttempts = () => receiver.received.slice(before).filter((h) => h.url.endsWith('?retry'));
     for (let i = 0; i < 100 && retryAttempts().length < 3; i++) await new Promise((r) => setTimeout(r, 100));
-    await new Promise((r) => setTimeout(r, 1500));
+    // After its last scheduled retry the delivery is `failed` — and a failed delivery is never tried again.
+    await until(async () => (await deliveryStatuses(hook.id)).includes('failed'), 'the delivery to fail');
+    expect(await deliveryStatuses(hook.id)).toEqual(['failed']);
     const attempts = retryAttempts();
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((a) => a.headers['x-gateway-event-id'])).size).toBe(1);
@@ -123,7 +148,7 @@ describe('webhooks', () => {
     const logs = await api('GET', `/webhooks/${hook.id}/logs/?limit=2`);
     expect(logs.status).toBe(200);
     expect(logs.body.meta).toMatchObject({ has_more: true, limit: 2 });
-    expect(logs.body.data[0]).toMatchObject({ log_id: expect.stringMatching(/^whl_/), success: false, status_code: 500, attempt: 3, trigger: 'automatic', response_body: 'receiver says 500', error: 'receiver answered 500' });
+    expect(logs.body.data[0]).toMatchObject({ log_id: expect.stringMatching(/^whl_/), success: false, status_code: 500, attempt: 3, trigger: 'automatic', response_body: null, error: 'http_status' }); // a loopback receiver: its answer is not kept
     const rest = await api('GET', `/webhooks/${hook.id}/logs/?cursor=${logs.body.meta.next_cursor}`);
     expect(rest.body.data.map((l: { attempt: number }) => l.attempt)).toEqual([1]);
 
@@ -132,6 +157,7 @@ describe('webhooks', () => {
     expect(retried.status).toBe(200);
     expect(retried.body.data).toEqual({ log_id: expect.stringMatching(/^whl_/), event_id: attempts[0].headers['x-gateway-event-id'], success: true, status_code: 200, latency_ms: expect.any(Number) });
     expect(receiver.received.at(-1)?.headers['x-gateway-event-id']).toBe(attempts[0].headers['x-gateway-event-id']);
+    expect(await deliveryStatuses(hook.id)).toEqual(['delivered']);
     const other = await createMerchant(gateway);
     expect((await api('POST', `/webhooks/logs/${logs.body.data[0].log_id}/retry/`, undefined, other.key)).body.code).toBe('webhook_log_not_found');
   });
@@ -229,7 +255,7 @@ describe('webhooks', () => {
       expect(sent.body.data).toMatchObject({ success: false, status_code: null });
       expect(receiver.connections).toBe(connections);
       const logs = await api('GET', `/webhooks/${created.body.data.id}/logs/`, undefined, live);
-      expect(logs.body.data[0]).toMatchObject({ trigger: 'test', success: false, status_code: null, error: 'url must not point to a private, loopback, link-local or reserved address' });
+      expect(logs.body.data[0]).toMatchObject({ trigger: 'test', success: false, status_code: null, error: 'url_not_allowed' });
       await api('DELETE', `/webhooks/${created.body.data.id}/`, undefined, live);
     });
   });
@@ -319,6 +345,59 @@ describe('webhooks', () => {
       expect(verifySignatureHeader(hook.secret, single, after?.body ?? '', then)).toBe(false);
     } finally {
       gateway.clock.set(saved);
+    }
+  });
+
+  it('stops the pending deliveries of a deleted endpoint: its retries never come while a kept endpoint\'s do', async () => {
+    const doomed = (await api('POST', '/webhooks/', { url: `${url}?doomed`, events: ['customer.created'], webhook_version: 'v1' })).body.data;
+    const kept = (await api('POST', '/webhooks/', { url: `${url}?kept`, events: ['customer.created'], webhook_version: 'v1' })).body.data;
+    receiver.respond = (h) => (h.url.endsWith('?doomed') || h.url.endsWith('?kept') ? 500 : 200);
+    try {
+      const before = receiver.received.length;
+      const to = (suffix: string) => receiver.received.slice(before).filter((h) => h.url.endsWith(suffix));
+      await createCustomer();
+      // Both first attempts failed and were recorded (a retry is scheduled for each)...
+      await until(async () => (await api('GET', `/webhooks/${doomed.id}/logs/`)).body.data.length === 1, "the doomed endpoint's first attempt to be logged");
+      expect(await deliveryStatuses(doomed.id)).toEqual(['pending']);
+      expect((await api('DELETE', `/webhooks/${doomed.id}/`)).status).toBe(200);
+      expect(await deliveryStatuses(doomed.id)).toEqual(['failed']);
+      // ...and the kept endpoint's two retries (1 s and 1.5 s later) come, so the deleted one's would have too.
+      await until(() => to('?kept').length >= 3, "the kept endpoint's retries");
+      expect(to('?doomed')).toHaveLength(1);
+      expect(await deliveryStatuses(doomed.id)).toEqual(['failed']);
+      expect(await deliveryStatuses(kept.id)).toEqual(['failed']);
+    } finally {
+      receiver.respond = () => 200;
+    }
+  });
+
+  it('counts a 3xx answer as a failed attempt: the redirect is never followed, and the delivery is retried', async () => {
+    const hook = (await api('POST', '/webhooks/', { url: `${url}?moved`, events: ['customer.created'], webhook_version: 'v1' })).body.data;
+    receiver.respond = (h) => (h.url.endsWith('?moved') ? 302 : 200);
+    receiver.headersFor = (h): Record<string, string> => (h.url.endsWith('?moved') ? { location: `${url}?moved-here` } : {});
+    try {
+      const before = receiver.received.length;
+      const to = (suffix: string) => receiver.received.slice(before).filter((h) => h.url.endsWith(suffix));
+      const tested = await api('POST', '/webhooks/test/', { webhook_id: hook.id });
+      expect(tested.body.data).toMatchObject({ success: false, status_code: 302 });
+
+      await createCustomer();
+      const automatic = async () =>
+        ((await api('GET', `/webhooks/${hook.id}/logs/`)).body.data as Array<{ trigger: string; attempt: number; success: boolean; status_code: number }>)
+          .filter((l) => l.trigger === 'automatic')
+          .map((l) => [l.attempt, l.success, l.status_code])
+          .sort();
+      // Retried 1 s later: the 302 was a failure.
+      await until(async () => (await automatic()).length >= 2, 'the automatic attempt and its retry to be logged');
+      expect((await automatic()).slice(0, 2)).toEqual([
+        [1, false, 302],
+        [2, false, 302],
+      ]);
+      expect(to('?moved').length).toBeGreaterThanOrEqual(3);
+      expect(to('?moved-here')).toHaveLength(0);
+    } finally {
+      receiver.respond = () => 200;
+      receiver.headersFor = () => ({});
     }
   });
 

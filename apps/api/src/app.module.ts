@@ -8,15 +8,19 @@ import { RequestLogsModule } from '@gateway/domain/request-logs';
 import { ApiKeyGuard } from './http/auth/api-key.guard';
 import { IpAllowlistGuard } from './http/auth/ip-allowlist.guard';
 import { ScopeGuard } from './http/auth/scope.guard';
+import { BodyArrayLimitsGuard } from './http/body-arrays/body-array-limits.guard';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
 import { IdempotencyHttpModule } from './http/idempotency/idempotency-http.module';
 import { ApiKeyRateLimitGuard } from './http/throttling/api-key-rate-limit.guard';
 import { IpRateLimitGuard } from './http/throttling/ip-rate-limit.guard';
+import { PortalAuthRateLimitGuard } from './http/throttling/portal-auth-rate-limit.guard';
 import { RateLimitModule } from './http/throttling/rate-limit.module';
 import { createValidationPipe } from './http/validation.pipe';
 import { CustomersApiModule } from './modules/customers/customers-api.module';
 import { WebhooksApiModule } from './modules/webhooks/webhooks-api.module';
+import { BulkPaymentsApiModule } from './modules/bulk-payments/bulk-payments-api.module';
 import { PaymentsApiModule } from './modules/payments/payments-api.module';
+import { ProviderWebhooksApiModule } from './modules/provider-webhooks/provider-webhooks-api.module';
 import { RefundsApiModule } from './modules/refunds/refunds-api.module';
 import { PaymentIntentsApiModule } from './modules/payment-intents/payment-intents-api.module';
 import { WalletApiModule } from './modules/wallet/wallet-api.module';
@@ -45,7 +49,11 @@ export class AppModule {
         HealthModule,
         CustomersApiModule,
         WebhooksApiModule,
+        // Bulk before payments: its routes came first when they were one module, and the OpenAPI
+        // document (paths in registration order) keeps its order.
+        BulkPaymentsApiModule,
         PaymentsApiModule,
+        ProviderWebhooksApiModule,
         RefundsApiModule,
         PaymentIntentsApiModule,
         WalletApiModule,
@@ -61,15 +69,21 @@ export class AppModule {
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
         // The guard chain, in this order (Nest runs global guards in registration order):
         // 1. per-IP rate limit: before the key is checked, so key guessing is counted and refused;
+        //    then the per-IP, per-minute limit of the portal's credential routes (only those), before
+        //    their session lookup, CSRF check or password hash;
         // 2. who (key) → 3. from where (IP allowlist);
         // 4. per-key rate limit: needs the key, and after the allowlist so requests from refused
         //    addresses (a leaked key used elsewhere) cannot use up the merchant's own limit;
-        // 5. may it (scope).
+        // 5. may it (scope);
+        // 6. body arrays within their item limits: before the idempotency interceptor fingerprints
+        //    the body and validation visits every item (http/body-arrays).
         { provide: APP_GUARD, useExisting: IpRateLimitGuard },
+        { provide: APP_GUARD, useExisting: PortalAuthRateLimitGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: IpAllowlistGuard },
         { provide: APP_GUARD, useExisting: ApiKeyRateLimitGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_GUARD, useClass: BodyArrayLimitsGuard },
         // After the guards, mutating routes declare @Idempotent() (the idempotency interceptor);
         // success bodies are enveloped by a Fastify hook (http/envelope.hook.ts).
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { loadConfigOrExit, resolveDatabase, runMigrations, stopWhenSupervisorDies } from '@gateway/platform';
+import { GatewayLogger, loadConfigOrExit, onShutdown, resolveDatabase, runMigrations } from '@gateway/platform';
 import { createApiApp } from './bootstrap/create-api-app';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  Logger.overrideLogger(new GatewayLogger(config.logLevel));
   const logger = new Logger('api');
   const database = await resolveDatabase(config, (line) => logger.log(line));
   const applied = await runMigrations(database.url);
@@ -14,18 +15,13 @@ async function main(): Promise<void> {
   await app.listen({ host: config.api.host, port: config.api.port });
   logger.log(`API listening on http://${config.api.host}:${config.api.port} (docs: /api/docs)`);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log(`${signal} received, shutting down`);
-    await app.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  stopWhenSupervisorDies(process.env, () => void shutdown('supervisor gone'));
+  onShutdown(
+    [
+      { name: 'HTTP server', close: () => app.close() },
+      { name: 'database', close: () => database.stop() },
+    ],
+    { logger },
+  );
 }
 
 void main().catch((error: unknown) => {

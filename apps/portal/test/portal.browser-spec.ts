@@ -1,7 +1,8 @@
 /**
  * Browser test of the built portal: `vite build` → `vite preview` (with the API paths proxied to a
- * stub API) → Debian's Chromium driven by playwright-core. Never downloads a browser: it needs
- * /usr/bin/chromium (`apt-get install -y chromium`) and fails loudly without it.
+ * stub API) → Chromium driven by playwright-core. Never downloads a browser: it needs the one
+ * CHROMIUM_PATH names, by default Debian's /usr/bin/chromium (`apt-get install -y chromium`), and
+ * fails loudly without it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type * as Vite from 'vite';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -108,7 +109,7 @@ describe('portal in a browser (vite build + vite preview + Chromium)', () => {
     if (!existsSync(CHROMIUM_PATH)) {
       throw new Error(
         `Chromium is not installed at ${CHROMIUM_PATH}. Install Debian's package with ` +
-          '`apt-get install -y chromium` (this test never downloads a browser).',
+          '`apt-get install -y chromium`, or set CHROMIUM_PATH to a Chromium or Chrome executable (this test never downloads a browser).',
       );
     }
 

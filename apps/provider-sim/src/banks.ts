@@ -1,41 +1,81 @@
 /**
- * Static bank fixtures. The simulator never talks to a bank: account names are
- * taken from the request, and outcomes are decided by documented magic numbers.
+ * Static bank fixtures, in the shape of Paystack's List Banks answer. The simulator never talks
+ * to a bank: account names are taken from the request, and outcomes are decided by documented
+ * magic numbers. Kenyan entries exist so that currency filtering and per-currency recipient types
+ * (`kepss`, `mobile_money`) can be exercised; the simulator serves no GHS or ZAR.
  */
+
+/** Paystack's recipient types (API reference, Create Transfer Recipient; guide "Creating Transfer Recipients"). */
+export type RecipientType = 'nuban' | 'ghipss' | 'basa' | 'kepss' | 'mobile_money';
 
 export interface Bank {
   id: number;
   name: string;
   slug: string;
   code: string;
-  currency: 'NGN';
-  type: 'nuban';
+  country: 'Nigeria' | 'Kenya';
+  currency: 'NGN' | 'KES';
+  type: RecipientType;
 }
 
 export const BANKS: readonly Bank[] = [
-  { id: 1, name: 'Access Bank', slug: 'access-bank', code: '044', currency: 'NGN', type: 'nuban' },
-  { id: 2, name: 'First Bank of Nigeria', slug: 'first-bank-of-nigeria', code: '011', currency: 'NGN', type: 'nuban' },
-  { id: 3, name: 'Guaranty Trust Bank', slug: 'guaranty-trust-bank', code: '058', currency: 'NGN', type: 'nuban' },
-  { id: 4, name: 'United Bank For Africa', slug: 'united-bank-for-africa', code: '033', currency: 'NGN', type: 'nuban' },
-  { id: 5, name: 'Wema Bank', slug: 'wema-bank', code: '035', currency: 'NGN', type: 'nuban' },
-  { id: 6, name: 'Zenith Bank', slug: 'zenith-bank', code: '057', currency: 'NGN', type: 'nuban' },
-  { id: 7, name: 'Test Bank', slug: 'test-bank', code: '001', currency: 'NGN', type: 'nuban' },
+  { id: 1, name: 'Access Bank', slug: 'access-bank', code: '044', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 2, name: 'First Bank of Nigeria', slug: 'first-bank-of-nigeria', code: '011', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 3, name: 'Guaranty Trust Bank', slug: 'guaranty-trust-bank', code: '058', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 4, name: 'United Bank For Africa', slug: 'united-bank-for-africa', code: '033', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 5, name: 'Wema Bank', slug: 'wema-bank', code: '035', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 6, name: 'Zenith Bank', slug: 'zenith-bank', code: '057', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 7, name: 'Test Bank', slug: 'test-bank', code: '001', country: 'Nigeria', currency: 'NGN', type: 'nuban' },
+  { id: 8, name: 'Kenya Commercial Bank', slug: 'kenya-commercial-bank', code: '01', country: 'Kenya', currency: 'KES', type: 'kepss' },
+  { id: 9, name: 'Equity Bank', slug: 'equity-bank', code: '68', country: 'Kenya', currency: 'KES', type: 'kepss' },
+  { id: 10, name: 'M-PESA', slug: 'mpesa', code: 'MPESA', country: 'Kenya', currency: 'KES', type: 'mobile_money' },
 ];
 
+/** Which currency each recipient type pays out in (`mobile_money`: GHS or KES). */
+export const RECIPIENT_TYPE_CURRENCIES: Readonly<Record<RecipientType, readonly string[]>> = {
+  nuban: ['NGN'],
+  ghipss: ['GHS'],
+  basa: ['ZAR'],
+  kepss: ['KES'],
+  mobile_money: ['GHS', 'KES'],
+};
+
 /** Banks that can issue dedicated virtual accounts (`preferred_bank` slugs). */
-export const DEDICATED_ACCOUNT_BANKS: readonly Bank[] = BANKS.filter((bank) =>
-  ['wema-bank', 'test-bank'].includes(bank.slug),
-);
+export const DEDICATED_ACCOUNT_BANKS: readonly Bank[] = BANKS.filter((bank) => ['wema-bank', 'test-bank'].includes(bank.slug));
 export const DEFAULT_DEDICATED_ACCOUNT_BANK_SLUG = 'test-bank';
 
 /** A transfer to this account number always fails ("Could not credit account"). */
 export const FAILING_TRANSFER_ACCOUNT_NUMBER = '0000000000';
 export const TRANSFER_FAILURE_REASON = 'Could not credit account';
 
-export function findBankByCode(code: string): Bank | undefined {
-  return BANKS.find((bank) => bank.code === code);
+/** The bank with this code for this kind of recipient (a code names one bank per type). */
+export function findBank(code: string, type: RecipientType): Bank | undefined {
+  return BANKS.find((bank) => bank.code === code && bank.type === type);
 }
 
 export function findDedicatedAccountBank(slug: string): Bank | undefined {
   return DEDICATED_ACCOUNT_BANKS.find((bank) => bank.slug === slug);
+}
+
+/** A fixed time, so a bank's timestamps never change between calls. */
+const FIXTURE_TIME = '2020-12-07T16:19:09.000Z';
+
+/** One entry of `GET /bank`, field for field as the API reference's sample. */
+export function bankToWire(bank: Bank) {
+  return {
+    name: bank.name,
+    slug: bank.slug,
+    code: bank.code,
+    longcode: '',
+    gateway: null,
+    pay_with_bank: false,
+    active: true,
+    is_deleted: false,
+    country: bank.country,
+    currency: bank.currency,
+    type: bank.type,
+    id: bank.id,
+    createdAt: FIXTURE_TIME,
+    updatedAt: FIXTURE_TIME,
+  };
 }

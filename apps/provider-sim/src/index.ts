@@ -15,4 +15,5 @@ export { CARD_FOR_OUTCOME, TEST_CARDS, findTestCard } from './test-cards';
 export type { CardBrand, ChargeOutcome, TestCard } from './test-cards';
 export { BANKS, FAILING_TRANSFER_ACCOUNT_NUMBER } from './banks';
 export { DEFAULT_KNOBS } from './state/knobs';
-export type { Knobs, TimeoutMode } from './state/knobs';
+export type { DuplicateReferences, Knobs, TimeoutMode } from './state/knobs';
+export { TRANSFER_OTP } from './services/transfers';

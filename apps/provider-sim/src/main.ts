@@ -1,3 +1,4 @@
+import { onShutdown } from '@gateway/platform/process';
 import { ConfigError, loadConfig, type SimulatorConfig } from './config';
 import { createProviderSimulator } from './simulator';
 
@@ -28,25 +29,10 @@ async function main(): Promise<void> {
     `provider-sim listening on ${url} (${config.secretKeys.length} account(s), callbacks ${config.webhookUrl ? `→ ${config.webhookUrl}` : 'disabled'})`,
   );
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    // Never let a stuck close keep the process around.
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-    simulator.close().then(
-      () => {
-        console.log(`provider-sim stopped (${signal})`);
-        process.exitCode = 0;
-      },
-      (error: unknown) => {
-        console.error(`provider-sim: error while stopping: ${String(error)}`);
-        process.exitCode = 1;
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  onShutdown([{ name: 'simulator', close: () => simulator.close() }], {
+    logger: { log: (line) => console.log(`provider-sim: ${line}`), error: (line) => console.error(`provider-sim: ${line}`) },
+    deadlineMs: SHUTDOWN_GRACE_MS,
+  });
 }
 
 main().catch((error: unknown) => {

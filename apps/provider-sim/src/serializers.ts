@@ -4,6 +4,7 @@ import type { CustomerRecord } from './state/customers';
 import type { DedicatedAccountRecord } from './state/dedicated-accounts';
 import type { DisputeEvidence, DisputeRecord } from './state/disputes';
 import type { HoldRecord } from './state/holds';
+import type { MisreportField } from './state/knobs';
 import type { RefundRecord } from './state/refunds';
 import type { TransactionRecord } from './state/transactions';
 import type { RecipientRecord, TransferRecord } from './state/transfers';
@@ -25,6 +26,8 @@ export function customerToWire(customer: CustomerRecord) {
     last_name: customer.lastName,
     phone: customer.phone,
     metadata: null,
+    risk_action: 'default',
+    international_format_phone: null,
     created_at: iso(customer.createdAt),
   };
 }
@@ -56,20 +59,30 @@ export function authorizationToWire(authorization: AuthorizationRecord) {
   };
 }
 
+/** Create Dedicated Virtual Account's answer (API reference, `DedicatedNubanCreateResponse`). */
 export function dedicatedAccountToWire(account: Account, dedicated: DedicatedAccountRecord) {
   const customer = account.customers.findByCode(dedicated.customerCode);
   return {
-    id: dedicated.id,
-    account_number: dedicated.accountNumber,
+    bank: { name: dedicated.bank.name, id: dedicated.bank.id, slug: dedicated.bank.slug },
     account_name: dedicated.accountName,
-    bank: { id: dedicated.bank.id, name: dedicated.bank.name, slug: dedicated.bank.slug },
-    currency: 'NGN',
+    account_number: dedicated.accountNumber,
     assigned: true,
+    currency: 'NGN',
+    metadata: null,
     active: true,
-    customer: customer
-      ? { id: customer.id, customer_code: customer.customerCode, email: customer.email }
-      : { customer_code: dedicated.customerCode },
+    id: dedicated.id,
     created_at: iso(dedicated.createdAt),
+    updated_at: iso(dedicated.createdAt),
+    assignment: {
+      integration: account.integrationId,
+      assignee_id: customer?.id ?? null,
+      assignee_type: 'Customer',
+      expired: false,
+      account_type: 'PAY-WITH-TRANSFER-RECURRING',
+      assigned_at: iso(dedicated.createdAt),
+      expired_at: null,
+    },
+    customer: customer ? customerToWire(customer) : { customer_code: dedicated.customerCode },
   };
 }
 
@@ -91,7 +104,9 @@ export function transactionToWire(account: Account, transaction: TransactionReco
     domain: account.domain,
     status: transaction.status,
     reference: transaction.reference,
-    amount: transaction.amount,
+    // When the customer bears the fees (the customer_bears_fees knob), Paystack charges them on top:
+    // `amount` is what was paid, `requested_amount` what the merchant asked for.
+    amount: transaction.feesBorneByCustomer && transaction.fees !== null ? transaction.amount + transaction.fees : transaction.amount,
     requested_amount: transaction.amount,
     currency: transaction.currency,
     fees: transaction.fees,
@@ -107,18 +122,80 @@ export function transactionToWire(account: Account, transaction: TransactionReco
   };
 }
 
-export function holdToWire(hold: HoldRecord) {
+/**
+ * A transaction answer that gets `field` wrong — one minor unit less, or NGN ⇄ USD — for the
+ * `misreport_next` knob: a client must not credit what it did not ask for. The record is unchanged.
+ */
+export function misreportedTransaction<T extends { amount: number; currency: string }>(wire: T, field: MisreportField): T {
+  if (field === 'amount') {
+    const requested = (wire as { requested_amount?: unknown }).requested_amount;
+    return { ...wire, amount: wire.amount - 1, ...(typeof requested === 'number' && { requested_amount: requested - 1 }) };
+  }
+  return { ...wire, currency: wire.currency === 'NGN' ? 'USD' : 'NGN' };
+}
+
+/**
+ * A preauthorization, as Reserve and Verify Preauthorization answer it (API reference samples in
+ * PaystackOSS/doc-code-snippets `dist/api/preauthorization/*`): `amount` is the amount held,
+ * `gateway_response` an object, `status` one of authorized / captured / released / failed.
+ */
+export function holdToWire(account: Account, hold: HoldRecord) {
+  const authorization = account.authorizations.find(hold.authorizationCode);
+  const customer = authorization ? account.customers.findByCode(authorization.customerCode) : undefined;
+  const capture = hold.status === 'captured' ? account.transactions.findByReference(hold.reference) : undefined;
   return {
+    id: hold.id,
+    domain: account.domain,
+    status: hold.status,
     reference: hold.reference,
-    status: hold.status === 'captured' ? 'success' : hold.status,
-    amount: hold.capturedAmount ?? hold.amount,
-    reserved_amount: hold.amount,
+    amount: hold.amount,
+    message: hold.gatewayResponse,
+    gateway_response: { authorizeResponse: hold.gatewayResponse, rrn: null },
     currency: hold.currency,
-    fees: hold.fees,
-    authorization_code: hold.authorizationCode,
-    gateway_response: hold.gatewayResponse,
+    metadata: null,
+    fees: hold.fees ?? 0,
+    authorization: authorization ? authorizationToWire(authorization) : {},
+    customer: customer ? customerToWire(customer) : { email: hold.email },
+    transaction_id: capture ? String(capture.id) : null,
+    captured_amount: hold.capturedAmount === null ? null : String(hold.capturedAmount),
+    captured_at: iso(hold.capturedAt),
+    released_at: iso(hold.releasedAt),
     created_at: iso(hold.createdAt),
-    updated_at: iso(hold.updatedAt),
+    expiry_date: null,
+    expire_action: 'release',
+  };
+}
+
+/** Release Preauthorization answers only this (API reference sample: `{ status, reference }`, plus `id`). */
+export function releasedHoldToWire(hold: HoldRecord) {
+  return { id: hold.id, status: hold.status, reference: hold.reference };
+}
+
+/**
+ * A refund as List Refunds answers it (API reference "List Refunds"): the transaction is named by its
+ * id only.
+ */
+export function refundListEntryToWire(account: Account, refund: RefundRecord) {
+  const { transaction, transaction_reference: _reference, ...rest } = refundToWire(account, refund);
+  return { ...rest, transaction: transaction.id };
+}
+
+/**
+ * A `refund.*` webhook's `data`, exactly as Paystack documents it (guide "Refunds", doc-code-snippets
+ * `dist/doc/payments/refunds/events.js`): no refund id, the transaction's reference, the
+ * processor's `refund_reference` (null until processed) and the amount as a digit string.
+ */
+export function refundEventToWire(account: Account, refund: RefundRecord, customer: CustomerRecord | undefined) {
+  return {
+    status: refund.status,
+    transaction_reference: refund.transactionReference,
+    refund_reference: refund.status === 'pending' ? null : `${refund.id}${refund.createdAt.getTime()}`,
+    amount: String(refund.amount),
+    currency: refund.currency,
+    processor: 'instant-transfer',
+    customer: customer ? { first_name: customer.firstName, last_name: customer.lastName, email: customer.email } : null,
+    integration: account.integrationId,
+    domain: account.domain,
   };
 }
 
@@ -138,25 +215,35 @@ export function refundToWire(account: Account, refund: RefundRecord) {
   };
 }
 
-export function recipientToWire(recipient: RecipientRecord) {
+/** A transfer recipient as Create Transfer Recipient answers it (camelCase timestamps, as documented). */
+export function recipientToWire(account: Account, recipient: RecipientRecord) {
   return {
+    active: true,
+    createdAt: iso(recipient.createdAt),
+    currency: recipient.currency,
+    domain: account.domain,
     id: recipient.id,
+    integration: account.integrationId,
+    name: recipient.name,
     recipient_code: recipient.recipientCode,
     type: recipient.type,
-    name: recipient.name,
-    currency: recipient.currency,
-    active: true,
+    updatedAt: iso(recipient.createdAt),
+    is_deleted: false,
     details: {
+      authorization_code: null,
       account_number: recipient.accountNumber,
       account_name: recipient.accountName,
       bank_code: recipient.bankCode,
       bank_name: recipient.bankName,
     },
-    created_at: iso(recipient.createdAt),
   };
 }
 
-export function transferToWire(account: Account, transfer: TransferRecord) {
+/**
+ * A transfer. Initiate and Finalize Transfer answer the recipient as its numeric id; Verify
+ * Transfer and the `transfer.*` events carry the recipient object (API reference samples).
+ */
+export function transferToWire(account: Account, transfer: TransferRecord, recipientAs: 'object' | 'id' = 'object') {
   const recipient = account.recipients.find(transfer.recipientCode);
   return {
     id: transfer.id,
@@ -167,50 +254,66 @@ export function transferToWire(account: Account, transfer: TransferRecord) {
     amount: transfer.amount,
     currency: transfer.currency,
     source: 'balance',
+    source_details: null,
     reason: transfer.reason,
     status: transfer.status,
     failures: transfer.failureReason,
+    titan_code: null,
     gateway_response: transfer.failureReason,
-    recipient: recipient ? recipientToWire(recipient) : { recipient_code: transfer.recipientCode },
+    recipient:
+      recipientAs === 'id' ? (recipient?.id ?? null) : recipient ? recipientToWire(account, recipient) : { recipient_code: transfer.recipientCode },
     transferred_at: iso(transfer.transferredAt),
-    created_at: iso(transfer.createdAt),
-    updated_at: iso(transfer.updatedAt),
+    createdAt: iso(transfer.createdAt),
+    updatedAt: iso(transfer.updatedAt),
   };
 }
 
+/** Add Evidence's answer (API reference sample: camelCase timestamps). */
 export function disputeEvidenceToWire(dispute: DisputeRecord, evidence: DisputeEvidence) {
   return {
-    id: evidence.id,
-    dispute: dispute.id,
     customer_email: evidence.customerEmail,
     customer_name: evidence.customerName,
     customer_phone: evidence.customerPhone,
     service_details: evidence.serviceDetails,
     delivery_address: evidence.deliveryAddress,
     delivery_date: evidence.deliveryDate,
-    created_at: iso(evidence.createdAt),
+    dispute: dispute.id,
+    id: evidence.id,
+    createdAt: iso(evidence.createdAt),
+    updatedAt: iso(evidence.createdAt),
   };
 }
 
+/**
+ * A dispute as the `charge.dispute.*` events carry it (PaystackOSS/doc-code-snippets
+ * `dist/doc/payments/webhooks/events.js`): `transaction_reference` is null — the reference is in
+ * `transaction.reference` — and the due and resolution times are camelCase (`dueAt`,
+ * `resolvedAt`) beside snake_case `created_at` / `updated_at`.
+ */
 export function disputeToWire(account: Account, dispute: DisputeRecord) {
   const transaction = account.transactions.findByReference(dispute.transactionReference);
   const customer = transaction ? account.customers.findByCode(transaction.customerCode) : undefined;
+  const authorization = transaction?.authorizationCode ? account.authorizations.find(transaction.authorizationCode) : undefined;
   return {
     id: dispute.id,
-    domain: account.domain,
-    status: dispute.status,
-    resolution: dispute.resolution,
-    category: dispute.category,
-    reason: dispute.reason,
     refund_amount: dispute.refundAmount,
     currency: dispute.currency,
-    transaction_reference: dispute.transactionReference,
+    status: dispute.status,
+    resolution: dispute.resolution,
+    domain: account.domain,
     transaction: transaction ? transactionToWire(account, transaction) : null,
+    transaction_reference: null,
+    category: dispute.category,
     customer: customer ? customerToWire(customer) : null,
+    bin: authorization?.bin ?? null,
+    last4: authorization?.last4 ?? null,
+    dueAt: iso(dispute.dueAt),
+    resolvedAt: iso(dispute.resolvedAt),
     evidence: dispute.evidence ? disputeEvidenceToWire(dispute, dispute.evidence) : null,
-    history: dispute.history.map((entry) => ({ status: entry.status, by: entry.by, created_at: iso(entry.createdAt) })),
-    due_at: iso(dispute.dueAt),
-    resolved_at: iso(dispute.resolvedAt),
+    attachments: null,
+    note: dispute.note,
+    history: dispute.history.map((entry) => ({ status: entry.status, by: entry.by, createdAt: iso(entry.createdAt) })),
+    messages: dispute.reason === null ? [] : [{ sender: 'customer', body: dispute.reason, createdAt: iso(dispute.createdAt) }],
     created_at: iso(dispute.createdAt),
     updated_at: iso(dispute.updatedAt),
   };

@@ -97,6 +97,7 @@ export function createProviderSimulator(options: ProviderSimulatorOptions): Prov
     knobs,
     tasks,
     callbacks,
+    uploads: new Map(),
     shutdown: shutdown.signal,
     publicUrl: () => stripTrailingSlash(options.publicUrl ?? listeningUrl ?? 'http://127.0.0.1'),
     now: () => new Date(),

@@ -65,6 +65,11 @@ export interface ApiResponse<T = Record<string, unknown>> {
   status: boolean;
   message: string;
   data: T;
+  /** Lists: pagination (`next`, `previous`, `perPage`); errors: `{ nextStep }`. */
+  meta?: Wire;
+  /** Errors only: Paystack's `type` and `code`. */
+  type?: string;
+  code?: string;
 }
 
 /** Loosely-typed wire objects; tests assert on concrete values. */
@@ -99,7 +104,7 @@ export class ApiClient {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = (await response.json()) as { status: boolean; message: string; data: Wire };
+    const json = (await response.json()) as { status: boolean; message: string; data: Wire; meta?: Wire; type?: string; code?: string };
     return { httpStatus: response.status, headers: response.headers, ...json };
   }
 }
@@ -141,7 +146,7 @@ let referenceCounter = 0;
 /** Unique per call, so tests never collide on references. */
 export function uniqueReference(prefix = 'ref'): string {
   referenceCounter += 1;
-  return `${prefix}_${Date.now().toString(36)}_${referenceCounter}`;
+  return `${prefix}-${Date.now().toString(36)}-${referenceCounter}`;
 }
 
 /** Initializes a checkout transaction and returns its reference and access code. */

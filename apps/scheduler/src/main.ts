@@ -2,11 +2,16 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfigOrExit, resolveDatabase, runMigrations, stopWhenSupervisorDies } from '@gateway/platform';
+import { GatewayLogger, loadConfigOrExit, onShutdown, resolveDatabase, runMigrations } from '@gateway/platform';
 import { SchedulerModule } from './scheduler.module';
+
+/** Running jobs get this long to finish on shutdown before the process exits anyway. */
+const JOBS_FINISH_WITHIN_MS = 30_000;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  const gatewayLogger = new GatewayLogger(config.logLevel);
+  Logger.overrideLogger(gatewayLogger);
   const logger = new Logger('scheduler');
   const database = await resolveDatabase(config, (line) => logger.log(line));
   await runMigrations(database.url);
@@ -14,24 +19,19 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(
     SchedulerModule.forRoot(config, database.url),
     new FastifyAdapter({ logger: false }),
-    { logger: ['error', 'warn', 'log'] },
+    { logger: gatewayLogger },
   );
   await app.listen({ host: config.scheduler.host, port: config.scheduler.port });
-  logger.log(`scheduler running (health: http://${config.scheduler.host}:${config.scheduler.port}/health)`);
+  logger.log(`scheduler listening on http://${config.scheduler.host}:${config.scheduler.port} (health: /health)`);
 
-  // Clean shutdown: stop cron jobs and workers, let running jobs finish, then close the pool.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log(`${signal} received, shutting down`);
-    await app.close();
-    await database.stop();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  stopWhenSupervisorDies(process.env, () => void shutdown('supervisor gone'));
+  // Closing the app stops cron jobs and workers and lets running jobs finish; the pool goes last.
+  onShutdown(
+    [
+      { name: 'scheduler', close: () => app.close() },
+      { name: 'database', close: () => database.stop() },
+    ],
+    { logger, deadlineMs: JOBS_FINISH_WITHIN_MS },
+  );
 }
 
 void main().catch((error: unknown) => {

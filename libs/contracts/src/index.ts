@@ -12,3 +12,4 @@ export * from './payments';
 export * from './refunds';
 export * from './payment-intents';
 export * from './portal';
+export * from './health';

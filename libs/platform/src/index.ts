@@ -6,5 +6,8 @@ export * from './crypto';
 export * from './tenancy';
 export * from './money';
 export * from './process';
+export * from './logging';
+export * from './concurrency';
 export * from './scheduling';
 export * from './pagination';
+export * from './status';

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { DomainError } from '@gateway/platform';
 import { ProviderRejectedError } from './provider-rejected.error';
-import { adapterFor, LIVE_SECRET, ngn, silenceProviderLogs, TEST_SECRET, uniqueReference } from './testing/adapter-harness';
+import { adapterFor, LIVE_SECRET, ngn, silenceProviderLogs, simulatorAccount, TEST_SECRET, uniqueReference } from './testing/adapter-harness';
 import { PaystackHttpProvider } from './paystack/paystack-http.provider';
 
 describe('PaystackHttpProvider: transport failures map to the gateway error codes', () => {
@@ -87,7 +87,7 @@ describe('PaystackHttpProvider: transport failures map to the gateway error code
 
   it('our secret refused (401) → provider_error, not a rejection the merchant could act on', async () => {
     const provider = new PaystackHttpProvider({
-      accounts: { test: { baseUrl, secretKey: 'sk_test_wrong' }, live: { baseUrl, secretKey: LIVE_SECRET } },
+      accounts: { test: simulatorAccount(baseUrl, 'sk_test_wrong'), live: simulatorAccount(baseUrl, LIVE_SECRET) },
       timeoutMs: 5_000,
     });
     const attempt = initialize(provider);

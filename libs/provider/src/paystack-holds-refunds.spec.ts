@@ -23,17 +23,20 @@ describe('PaystackHttpProvider: holds and refunds (over HTTP against the simulat
   }
 
   describe('holds', () => {
+    const reserve = (reference: string, authorizationCode: string, amount: string) =>
+      provider.reserveAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn(amount), currency: 'NGN' });
+
     it('reserve → partial capture: the capture is a successful, verifiable transaction with a fee; capture is idempotent', async () => {
       const { authorizationCode } = await paidCheckout('100.00');
       const reference = uniqueReference('hold');
-      const hold = await provider.reserveAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn('3000.00'), currency: 'NGN' });
-      expect(hold).toMatchObject({ reference, status: 'reserved', currency: 'NGN', fee: null });
+      const hold = await reserve(reference, authorizationCode, '3000.00');
+      expect(hold).toMatchObject({ reference, status: 'reserved', currency: 'NGN', fee: null, gatewayResponse: 'Approved' });
       expect(hold.amount.toString()).toBe('3000.00');
 
-      const captured = await provider.captureAuthorization('test', { reference, amount: ngn('2500.50') });
+      const captured = await provider.captureAuthorization('test', { reference, amount: ngn('2500.50'), currency: 'NGN' });
       expect(captured.status).toBe('captured');
       expect(captured.amount.toString()).toBe('2500.50');
-      expect(captured.reservedAmount.toString()).toBe('3000.00');
+      expect(captured.reservedAmount).toBeNull(); // the capture answers its transaction, not the hold
       expect(captured.fee?.toString()).toBe('137.51'); // 1.5 % of 2,500.50 = 37.5075 → 37.51, + ₦100
 
       const again = await provider.captureAuthorization('test', { reference, amount: ngn('2500.50') });
@@ -41,57 +44,80 @@ describe('PaystackHttpProvider: holds and refunds (over HTTP against the simulat
       const transaction = await provider.verifyTransaction('test', reference);
       expect(transaction).toMatchObject({ reference, status: 'success' });
       expect(transaction?.amount.toString()).toBe('2500.50');
+      const verified = await provider.verifyAuthorization('test', reference);
+      expect(verified).toMatchObject({ status: 'captured' });
+      expect([verified?.amount.toString(), verified?.reservedAmount?.toString()]).toEqual(['2500.50', '3000.00']);
 
       await expect(provider.releaseAuthorization('test', reference)).rejects.toMatchObject({ providerStatus: 400 });
     });
 
-    it('reserve → release; capturing afterwards is refused', async () => {
+    it('reserve → release answers {reference, released}; capturing afterwards is refused', async () => {
       const { authorizationCode } = await paidCheckout('100.00');
       const reference = uniqueReference('hold');
-      await provider.reserveAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn('800.00'), currency: 'NGN' });
-      const released = await provider.releaseAuthorization('test', reference);
-      expect(released).toMatchObject({ reference, status: 'released' });
+      await reserve(reference, authorizationCode, '800.00');
+      expect(await provider.releaseAuthorization('test', reference, 'NGN')).toEqual({ reference, status: 'released' });
       await expect(provider.captureAuthorization('test', { reference })).rejects.toBeInstanceOf(ProviderRejectedError);
+      expect(await provider.verifyAuthorization('test', reference)).toMatchObject({ status: 'released' });
     });
 
-    it('an issuer refusal is a hold with status failed, not an exception', async () => {
+    it('an issuer refusal (a 400 from the provider) is a hold with status failed, not an exception', async () => {
       const { authorizationCode } = await paidCheckout('100.00', '5399838383838381');
-      const hold = await provider.reserveAuthorization('test', {
-        reference: uniqueReference('hold'),
-        authorizationCode,
-        email: 'ada@example.com',
-        amount: ngn('800.00'),
-        currency: 'NGN',
-      });
-      expect(hold).toMatchObject({ status: 'failed', gatewayResponse: 'Insufficient Funds' });
+      const hold = await reserve(uniqueReference('hold'), authorizationCode, '800.00');
+      expect(hold).toMatchObject({ status: 'failed', gatewayResponse: 'Preauthorization unsuccessful', currency: 'NGN' });
     });
 
-    it('capturing more than reserved is refused; an unknown hold is a 404 rejection', async () => {
+    it('capturing more than reserved is refused; an unknown hold is a not-found rejection; verify answers null', async () => {
       const { authorizationCode } = await paidCheckout('100.00');
       const reference = uniqueReference('hold');
-      await provider.reserveAuthorization('test', { reference, authorizationCode, email: 'ada@example.com', amount: ngn('800.00'), currency: 'NGN' });
-      await expect(provider.captureAuthorization('test', { reference, amount: ngn('800.01') })).rejects.toMatchObject({ providerStatus: 400 });
+      await reserve(reference, authorizationCode, '800.00');
+      await expect(provider.captureAuthorization('test', { reference, amount: ngn('800.01') })).rejects.toMatchObject({ providerStatus: 400, providerCode: 'invalid_params' });
       const unknown = provider.captureAuthorization('test', { reference: uniqueReference('missing') });
-      await expect(unknown).rejects.toMatchObject({ providerStatus: 404, isNotFound: true, providerMessage: 'Reservation not found' });
-      await expect(provider.releaseAuthorization('test', uniqueReference('missing'))).rejects.toMatchObject({ providerStatus: 404 });
-      await expect(
-        provider.reserveAuthorization('test', { reference: uniqueReference('hold'), authorizationCode: 'AUTH_unknown', email: 'ada@example.com', amount: ngn('1.00'), currency: 'NGN' }),
-      ).rejects.toMatchObject({ providerStatus: 400, providerMessage: 'Invalid authorization code' });
+      await expect(unknown).rejects.toMatchObject({ providerStatus: 400, isNotFound: true, providerCode: 'not_found' });
+      await expect(provider.releaseAuthorization('test', uniqueReference('missing'))).rejects.toMatchObject({ providerStatus: 400, isNotFound: true });
+      expect(await provider.verifyAuthorization('test', uniqueReference('missing'))).toBeNull();
+      await expect(reserve(uniqueReference('hold'), 'AUTH_unknown', '1.00')).rejects.toMatchObject({
+        providerStatus: 400,
+        providerType: 'validation_error',
+        providerMessage: 'Invalid authorization code',
+      });
+    });
+
+    it('the same hold asked again under its reference (a retry) answers the hold placed; another hold under it is refused', async () => {
+      const { authorizationCode } = await paidCheckout('100.00');
+      const reference = uniqueReference('hold');
+      const first = await reserve(reference, authorizationCode, '900.00');
+      const retry = await reserve(reference, authorizationCode, '900.00');
+      expect(retry).toMatchObject({ reference, status: 'reserved' });
+      expect(retry.amount.toString()).toBe(first.amount.toString());
+      await expect(reserve(reference, authorizationCode, '901.00')).rejects.toMatchObject({ providerCode: 'duplicate_reference' });
+    });
+
+    it('a release answered 404 (a path the provider does not have) is a provider_error to retry, never a refusal read as "nothing to release"', async () => {
+      const { authorizationCode } = await paidCheckout('100.00');
+      const reference = uniqueReference('hold');
+      await reserve(reference, authorizationCode, '700.00');
+      // The same simulator under a base path it does not serve: every call is a 404 "Route not found".
+      const astray = adapterFor(`${sim.url()}/v0`);
+      const release = astray.releaseAuthorization('test', reference);
+      await expect(release).rejects.toMatchObject({ code: 'provider_error' });
+      await expect(release).rejects.not.toBeInstanceOf(ProviderRejectedError);
+      await expect(astray.captureAuthorization('test', { reference })).rejects.not.toBeInstanceOf(ProviderRejectedError);
+      expect(await provider.verifyAuthorization('test', reference)).toMatchObject({ status: 'reserved' });
     });
   });
 
   describe('refunds', () => {
     it('a partial refund is pending with its exact amount; the remainder can be refunded, no more', async () => {
       const { reference } = await paidCheckout('1000.00');
-      const first = await provider.refund('test', { transactionReference: reference, amount: ngn('400.10'), reference: uniqueReference('rf') });
+      const first = await provider.refund('test', { transactionReference: reference, amount: ngn('400.10') });
       expect(first).toMatchObject({ status: 'pending', currency: 'NGN', transactionReference: reference });
       expect(first.amount.toString()).toBe('400.10');
       expect(first.providerId).toMatch(/^\d+$/);
 
-      const rest = await provider.refund('test', { transactionReference: reference, reference: uniqueReference('rf') });
+      const rest = await provider.refund('test', { transactionReference: reference });
       expect(rest.amount.toString()).toBe('599.90');
 
-      const over = provider.refund('test', { transactionReference: reference, amount: ngn('0.01'), reference: uniqueReference('rf') });
+      const over = provider.refund('test', { transactionReference: reference, amount: ngn('0.01') });
       await expect(over).rejects.toBeInstanceOf(ProviderRejectedError);
       await expect(over).rejects.toMatchObject({ providerStatus: 400 });
     });
@@ -104,15 +130,27 @@ describe('PaystackHttpProvider: holds and refunds (over HTTP against the simulat
       });
     });
 
-    it('retrying a refund with the same reference returns the first refund instead of refunding twice', async () => {
+    // Issue 12 item 2: Paystack's /refund takes no idempotency key, so the adapter sends none and a
+    // caller unsure whether a first call went through lists the transaction's refunds first.
+    it('asking twice refunds twice (no idempotency key); listRefunds names every refund of the transaction, no other', async () => {
       const { reference } = await paidCheckout('1000.00');
-      const input = { transactionReference: reference, amount: ngn('300.00'), reference: uniqueReference('rf') };
-      const first = await provider.refund('test', input);
-      const retry = await provider.refund('test', input);
-      expect(retry.providerId).toBe(first.providerId);
-      // Only 300.00 was taken: 700.00 is still refundable, 700.01 is not.
-      await expect(provider.refund('test', { transactionReference: reference, amount: ngn('700.01') })).rejects.toMatchObject({ providerStatus: 400 });
-      expect((await provider.refund('test', { transactionReference: reference, amount: ngn('700.00') })).amount.toString()).toBe('700.00');
+      const other = await paidCheckout('50.00');
+      const first = await provider.refund('test', { transactionReference: reference, amount: ngn('300.00') });
+      const second = await provider.refund('test', { transactionReference: reference, amount: ngn('300.00') });
+      await provider.refund('test', { transactionReference: other.reference });
+      expect(second.providerId).not.toBe(first.providerId);
+      const listed = await provider.listRefunds('test', reference);
+      expect(listed.map((refund) => [refund.providerId, refund.amount.toString(), refund.currency, refund.transactionReference])).toEqual([
+        [first.providerId, '300.00', 'NGN', reference],
+        [second.providerId, '300.00', 'NGN', reference],
+      ]);
+      expect(await provider.listRefunds('test', uniqueReference('none'))).toEqual([]);
+    });
+
+    it('a refund of a transaction refunded in full is refused with code transaction_reversed', async () => {
+      const { reference } = await paidCheckout('1000.00');
+      await provider.refund('test', { transactionReference: reference });
+      await expect(provider.refund('test', { transactionReference: reference, amount: ngn('1.00') })).rejects.toMatchObject({ providerStatus: 400, providerCode: 'transaction_reversed' });
     });
 
     it('refunding an unknown transaction, or a test transaction in live mode, is a 404 rejection', async () => {

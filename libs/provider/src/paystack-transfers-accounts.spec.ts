@@ -3,54 +3,122 @@ import { ProviderRejectedError } from './provider-rejected.error';
 import type { PaystackHttpProvider } from './paystack/paystack-http.provider';
 import { adapterFor, LIVE_SECRET, ngn, silenceProviderLogs, TEST_SECRET, uniqueReference } from './testing/adapter-harness';
 
-describe('PaystackHttpProvider: transfers, dedicated accounts and disputes (over HTTP against the simulator)', () => {
+/** Paystack's transfer references: lowercase letters, digits, - and _, at least 16 characters. */
+const transferReference = () => uniqueReference('trf').toLowerCase();
+
+describe('PaystackHttpProvider: transfers and dedicated accounts (over HTTP against the simulator)', () => {
   let sim: ProviderSimulator;
   let provider: PaystackHttpProvider;
 
   beforeAll(async () => {
     silenceProviderLogs();
     sim = createProviderSimulator({ secretKeys: [TEST_SECRET, LIVE_SECRET], transferDelayMs: 0, autoComplete: false });
-    provider = adapterFor(await sim.listen());
+    // Small pages, so that listing banks has to follow the cursor.
+    provider = adapterFor(await sim.listen(), 5_000, undefined, { bankPageSize: 2 });
   });
+  afterEach(() => sim.setKnobs({ transferOtp: false, duplicateReferences: 'refuse' }));
   afterAll(() => sim.close());
 
-  describe('transfers', () => {
-    it('lists the banks', async () => {
-      const banks = await provider.listBanks('live');
-      expect(banks).toContainEqual(expect.objectContaining({ name: 'Access Bank', code: '044', currency: 'NGN' }));
-    });
+  const complete = (reference: string) =>
+    fetch(`${sim.url()}/sim/transfers/${reference}/complete`, { method: 'POST', headers: { authorization: `Bearer ${LIVE_SECRET}` } });
 
-    it('creates a recipient, pays out under our reference and verifies it; the same call again is the same transfer', async () => {
+  describe('banks', () => {
+    it("lists every bank of the currency, following the provider's pages", async () => {
+      const banks = await provider.listBanks('live', 'NGN');
+      expect(banks).toHaveLength(7);
+      expect(new Set(banks.map((bank) => bank.code)).size).toBe(7);
+      expect(banks).toContainEqual({ name: 'Access Bank', code: '044', slug: 'access-bank', currency: 'NGN', type: 'nuban' });
+      const kenyan = await provider.listBanks('live', 'KES');
+      expect(kenyan.map((bank) => [bank.code, bank.type])).toEqual([
+        ['01', 'kepss'],
+        ['68', 'kepss'],
+        ['MPESA', 'mobile_money'],
+      ]);
+    });
+  });
+
+  describe('transfers', () => {
+    it('creates a recipient, pays out under our reference and verifies it', async () => {
       const recipient = await provider.createTransferRecipient('live', { name: 'Ada Lovelace', accountNumber: '0123456789', bankCode: '058', currency: 'NGN' });
       expect(recipient).toMatchObject({ accountNumber: '0123456789', bankCode: '058', bankName: 'Guaranty Trust Bank', accountName: 'ADA LOVELACE' });
       expect(recipient.providerRecipientCode).toMatch(/^RCP_/);
 
-      const input = { reference: uniqueReference('trf'), amount: ngn('12345.67'), currency: 'NGN' as const, recipientCode: recipient.providerRecipientCode, reason: 'Settlement' };
+      const input = { reference: transferReference(), amount: ngn('12345.67'), currency: 'NGN' as const, recipientCode: recipient.providerRecipientCode, reason: 'Settlement' };
       const transfer = await provider.initiateTransfer('live', input);
       expect(transfer).toMatchObject({ reference: input.reference, status: 'pending', currency: 'NGN', failureReason: null, transferredAt: null });
       expect(transfer.amount.toString()).toBe('12345.67');
       expect(transfer.providerTransferCode).toMatch(/^TRF_/);
-      expect((await provider.initiateTransfer('live', input)).providerTransferCode).toBe(transfer.providerTransferCode);
 
-      await fetch(`${sim.url()}/sim/transfers/${input.reference}/complete`, { method: 'POST', headers: { authorization: `Bearer ${LIVE_SECRET}` } });
+      await complete(input.reference);
       const settled = await provider.verifyTransfer('live', input.reference);
       expect(settled?.status).toBe('success');
       expect(settled?.transferredAt).toBeInstanceOf(Date);
     });
 
+    it('the recipient type follows the currency (kepss for KES), or is the one given (mobile_money)', async () => {
+      const bank = await provider.createTransferRecipient('live', { name: 'Wanjiru', accountNumber: '1234567890123', bankCode: '01', currency: 'KES' });
+      expect(bank).toMatchObject({ bankName: 'Kenya Commercial Bank', accountNumber: '1234567890123' });
+      const wallet = await provider.createTransferRecipient('live', { name: 'Otieno', accountNumber: '0712345678', bankCode: 'MPESA', currency: 'KES', type: 'mobile_money' });
+      expect(wallet.bankName).toBe('M-PESA');
+      // Sent as nuban, a KES recipient is refused by the provider: the type is not always nuban.
+      await expect(provider.createTransferRecipient('live', { name: 'X', accountNumber: '1234567890123', bankCode: '01', currency: 'KES', type: 'nuban' })).rejects.toBeInstanceOf(
+        ProviderRejectedError,
+      );
+    });
+
+    it('a currency without a recipient type (USD, GBP) is capability_not_supported, nothing sent', async () => {
+      const unreachable = adapterFor('http://127.0.0.1:9');
+      await expect(unreachable.createTransferRecipient('live', { name: 'X', accountNumber: '0123456789', bankCode: '058', currency: 'USD' })).rejects.toMatchObject({
+        code: 'capability_not_supported',
+      });
+    });
+
+    it('refuses a reference Paystack would refuse (upper case, too short, other symbols) before sending anything', async () => {
+      // Nothing listens there: any call would be a provider_error, so validation_error proves none was made.
+      const unreachable = adapterFor('http://127.0.0.1:9');
+      for (const reference of ['TRF_UPPER_CASE_0001', 'short_ref_15chr', 'payout.reference.0001']) {
+        const attempt = unreachable.initiateTransfer('live', { reference, amount: ngn('10.00'), currency: 'NGN', recipientCode: 'RCP_x' });
+        await expect(attempt).rejects.toMatchObject({ code: 'validation_error', fieldErrors: { reference: [expect.any(String)] } });
+      }
+    });
+
+    it('retrying a transfer the provider already has (its duplicate_reference) answers that transfer; another transfer under the reference is refused', async () => {
+      const recipient = await provider.createTransferRecipient('live', { name: 'Ada', accountNumber: '0123456789', bankCode: '058', currency: 'NGN' });
+      const input = { reference: transferReference(), amount: ngn('50.00'), currency: 'NGN' as const, recipientCode: recipient.providerRecipientCode };
+      const first = await provider.initiateTransfer('live', input);
+      const retry = await provider.initiateTransfer('live', input);
+      expect(retry).toMatchObject({ providerTransferCode: first.providerTransferCode, reference: input.reference, status: 'pending' });
+      const other = provider.initiateTransfer('live', { ...input, amount: ngn('50.01') });
+      await expect(other).rejects.toMatchObject({ providerStatus: 400, providerCode: 'duplicate_reference' });
+    });
+
+    it('an account that requires an OTP: the transfer is otp_required until finalized with the OTP', async () => {
+      sim.setKnobs({ transferOtp: true });
+      const recipient = await provider.createTransferRecipient('live', { name: 'Ada', accountNumber: '0123456789', bankCode: '058', currency: 'NGN' });
+      const reference = transferReference();
+      const transfer = await provider.initiateTransfer('live', { reference, amount: ngn('20.00'), currency: 'NGN', recipientCode: recipient.providerRecipientCode });
+      expect(transfer.status).toBe('otp_required');
+      expect((await provider.verifyTransfer('live', reference))?.status).toBe('otp_required');
+      await expect(provider.finalizeTransfer('live', { transferCode: transfer.providerTransferCode, otp: '999999' })).rejects.toBeInstanceOf(ProviderRejectedError);
+      const finalized = await provider.finalizeTransfer('live', { transferCode: transfer.providerTransferCode, otp: '123456' });
+      expect(finalized).toMatchObject({ reference, status: 'pending' });
+      await complete(reference);
+      expect((await provider.verifyTransfer('live', reference))?.status).toBe('success');
+    });
+
     it('a transfer to the failing account settles as failed with the reason', async () => {
       const recipient = await provider.createTransferRecipient('live', { name: 'Nobody', accountNumber: FAILING_TRANSFER_ACCOUNT_NUMBER, bankCode: '044', currency: 'NGN' });
-      const reference = uniqueReference('trf');
+      const reference = transferReference();
       await provider.initiateTransfer('live', { reference, amount: ngn('10.00'), currency: 'NGN', recipientCode: recipient.providerRecipientCode });
-      await fetch(`${sim.url()}/sim/transfers/${reference}/complete`, { method: 'POST', headers: { authorization: `Bearer ${LIVE_SECRET}` } });
+      await complete(reference);
       expect(await provider.verifyTransfer('live', reference)).toMatchObject({ status: 'failed', failureReason: 'Could not credit account' });
     });
 
-    it('an unknown recipient is refused (400), an unknown transfer verifies as null, a bad bank code is refused', async () => {
+    it('an unknown recipient is refused (invalid_transfer_recipient), an unknown transfer verifies as null, a bad bank code is refused', async () => {
       await expect(
-        provider.initiateTransfer('live', { reference: uniqueReference('trf'), amount: ngn('10.00'), currency: 'NGN', recipientCode: 'RCP_unknown' }),
-      ).rejects.toMatchObject({ providerStatus: 400 });
-      expect(await provider.verifyTransfer('live', uniqueReference('missing'))).toBeNull();
+        provider.initiateTransfer('live', { reference: transferReference(), amount: ngn('10.00'), currency: 'NGN', recipientCode: 'RCP_unknown' }),
+      ).rejects.toMatchObject({ providerStatus: 400, providerCode: 'invalid_transfer_recipient' });
+      expect(await provider.verifyTransfer('live', transferReference())).toBeNull();
       await expect(provider.createTransferRecipient('live', { name: 'Ada', accountNumber: '0123456789', bankCode: '999', currency: 'NGN' })).rejects.toBeInstanceOf(
         ProviderRejectedError,
       );
@@ -58,18 +126,30 @@ describe('PaystackHttpProvider: transfers, dedicated accounts and disputes (over
   });
 
   describe('dedicated accounts', () => {
+    const person = { firstName: 'Ada', lastName: 'Lovelace', phone: '+2348000000000' };
+
     it('creates the customer and its account; asking again returns the same account', async () => {
       const email = `${uniqueReference('va')}@example.com`;
-      const account = await provider.createDedicatedAccount('test', { customerEmail: email, firstName: 'Ada', lastName: 'Lovelace' });
+      const account = await provider.createDedicatedAccount('test', { customerEmail: email, ...person });
       expect(account.accountNumber).toMatch(/^\d{10}$/);
       expect(account.bankName).toBe('Test Bank');
-      expect(account.accountName).toMatch(/\S/);
+      expect(account.accountName).toBe('SIM/ADA LOVELACE');
       expect(account.providerCustomerCode).toMatch(/^CUS_/);
-      expect(await provider.createDedicatedAccount('test', { customerEmail: email })).toEqual(account);
+      expect(await provider.createDedicatedAccount('test', { customerEmail: email, ...person })).toEqual(account);
+    });
+
+    it("refuses without the customer's first name, last name or phone, before calling the provider", async () => {
+      // Nothing listens there: any call would be a provider_error, so validation_error proves none was made.
+      const unreachable = adapterFor('http://127.0.0.1:9');
+      const email = `${uniqueReference('va')}@example.com`;
+      for (const [missing, wire] of [['firstName', 'first_name'], ['lastName', 'last_name'], ['phone', 'phone']] as const) {
+        const attempt = unreachable.createDedicatedAccount('test', { customerEmail: email, ...person, [missing]: ' ' });
+        await expect(attempt).rejects.toMatchObject({ code: 'validation_error', fieldErrors: { [wire]: [expect.any(String)] } });
+      }
     });
 
     it('a sandbox deposit is a successful NGN transaction with the provider fee', async () => {
-      const account = await provider.createDedicatedAccount('test', { customerEmail: `${uniqueReference('va')}@example.com` });
+      const account = await provider.createDedicatedAccount('test', { customerEmail: `${uniqueReference('va')}@example.com`, ...person });
       const deposit = await provider.depositToDedicatedAccount('test', { accountNumber: account.accountNumber, amount: ngn('2000.00'), senderName: 'Grace Hopper' });
       expect(deposit).toMatchObject({ status: 'success', currency: 'NGN', channel: 'dedicated_nuban', customerCode: account.providerCustomerCode });
       expect(deposit.amount.toString()).toBe('2000.00');
@@ -79,40 +159,6 @@ describe('PaystackHttpProvider: transfers, dedicated accounts and disputes (over
 
     it('a deposit into an unknown account number is a 404 rejection', async () => {
       await expect(provider.depositToDedicatedAccount('test', { accountNumber: '9999999999', amount: ngn('1.00') })).rejects.toMatchObject({ providerStatus: 404 });
-    });
-  });
-
-  describe('disputes', () => {
-    async function paidTransaction(): Promise<string> {
-      const reference = uniqueReference('pay');
-      await provider.initializeTransaction('test', { reference, email: 'ada@example.com', amount: ngn('5000.00'), currency: 'NGN' });
-      await provider.completeSandboxCheckout('test', reference, 'success');
-      return reference;
-    }
-
-    it('open → evidence (under review) → declined by the bank = won', async () => {
-      const reference = await paidTransaction();
-      const opened = await provider.openSandboxDispute('test', { transactionReference: reference, amount: ngn('1500.25'), reason: 'Not received' });
-      expect(opened).toMatchObject({ transactionReference: reference, status: 'open', currency: 'NGN', reason: 'Not received', resolvedAt: null });
-      expect(opened.amount.toString()).toBe('1500.25');
-      const reviewed = await provider.submitDisputeEvidence('test', opened.providerId, {
-        customerEmail: 'ada@example.com',
-        customerName: 'Ada Lovelace',
-        customerPhone: '+2348000000000',
-        serviceDetails: 'Delivered in person',
-      });
-      expect(reviewed.status).toBe('under_review');
-      const resolved = await provider.resolveSandboxDispute('test', opened.providerId, 'declined');
-      expect(resolved.status).toBe('won');
-      expect(resolved.resolvedAt).toBeInstanceOf(Date);
-    });
-
-    it('merchant-accepted = lost; a dispute on an unknown transaction is refused', async () => {
-      const reference = await paidTransaction();
-      const opened = await provider.openSandboxDispute('test', { transactionReference: reference });
-      expect(opened.amount.toString()).toBe('5000.00');
-      expect((await provider.resolveSandboxDispute('test', opened.providerId, 'merchant-accepted')).status).toBe('lost');
-      await expect(provider.openSandboxDispute('test', { transactionReference: uniqueReference('missing') })).rejects.toBeInstanceOf(ProviderRejectedError);
     });
   });
 });

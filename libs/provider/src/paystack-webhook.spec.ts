@@ -74,16 +74,14 @@ describe('PaystackHttpProvider.parseWebhook: signed provider callbacks (delivere
     expect(provider.parseWebhook(callback.rawBody, callback.signature)).toMatchObject({ mode: 'live', kind: 'charge' });
   });
 
-  it('refund.processed → the refund provider id, our transaction reference, status processed', async () => {
+  it('refund.processed (Paystack\'s shape: no id, a string amount) → our transaction reference, status processed, the amount', async () => {
     const reference = await paid('test', '1000.00');
     await sim.idle();
-    let refundId = '';
-    const callbacks = await callbacksOf(async () => {
-      refundId = (await provider.refund('test', { transactionReference: reference, amount: ngn('250.50') })).providerId;
-    });
+    const callbacks = await callbacksOf(() => provider.refund('test', { transactionReference: reference, amount: ngn('250.50') }));
     const webhook = provider.parseWebhook(callbacks[0].rawBody, callbacks[0].signature);
-    expect(webhook).toMatchObject({ mode: 'test', event: 'refund.processed', kind: 'refund', data: { providerId: refundId, transactionReference: reference, status: 'processed' } });
-    expect(webhook?.kind === 'refund' && webhook.data.amount.toString()).toBe('250.50');
+    expect(webhook).toMatchObject({ mode: 'test', event: 'refund.processed', kind: 'refund', data: { transactionReference: reference, status: 'processed', currency: 'NGN' } });
+    expect(webhook?.kind === 'refund' && webhook.data.amount?.toString()).toBe('250.50');
+    expect(webhook?.kind === 'refund' && webhook.data.refundReference).toMatch(/^\d+$/);
   });
 
   it.each([
@@ -145,11 +143,25 @@ describe('PaystackHttpProvider.parseWebhook: signed provider callbacks (delivere
     });
   });
 
-  it('an authentic event the gateway does not act on → kind other; an authentic non-event body → null', () => {
+  it('an authentic event the gateway does not act on → kind other, without a problem', () => {
     const sign = (body: string) => createHmac('sha512', TEST_SECRET).update(body).digest('hex');
     const other = '{"event":"subscription.create","data":{"id":1}}';
     expect(provider.parseWebhook(Buffer.from(other), sign(other))).toEqual({ mode: 'test', event: 'subscription.create', kind: 'other', data: null });
-    expect(provider.parseWebhook(Buffer.from('not json'), sign('not json'))).toBeNull();
-    expect(provider.parseWebhook(Buffer.from('[1]'), sign('[1]'))).toBeNull();
+  });
+
+  // Issue 12 item 3: an authentic body is acknowledged whatever its shape; throwing here answered 502 and the provider retried forever.
+  it.each([
+    ['not json', '', 'not JSON'],
+    ['[1]', '', 'not an {event, data} object'],
+    ['{"data":{}}', '', 'names no event'],
+    ['{"event":"charge.dispute.create","data":{"id":7,"status":"awaiting-merchant-feedback","transaction":null}}', 'charge.dispute.create', 'dispute transaction reference'],
+    ['{"event":"charge.dispute.resolve","data":{"id":7,"status":"resolved","resolution":"auto-accepted","refund_amount":null,"transaction":{"reference":"r1"}}}', 'charge.dispute.resolve', 'amount'],
+    ['{"event":"transfer.success","data":"TRF_1"}', 'transfer.success', 'transfer'],
+    ['{"event":"charge.success","data":{"reference":"r1","status":"success","amount":"12.5"}}', 'charge.success', ''],
+  ])('an authentic body it cannot read (%s) → kind other with the problem, never a throw', (body, event, problem) => {
+    const signature = createHmac('sha512', LIVE_SECRET).update(body).digest('hex');
+    const webhook = provider.parseWebhook(Buffer.from(body), signature);
+    expect(webhook).toMatchObject({ mode: 'live', event, kind: 'other', data: null });
+    expect(webhook?.kind === 'other' && webhook.problem).toContain(problem);
   });
 });

@@ -8,18 +8,35 @@ import { ProviderModule } from './provider.module';
 import { ngn, silenceProviderLogs, uniqueReference } from './testing/adapter-harness';
 
 describe('provider configuration', () => {
-  it('defaults to the simulator on 127.0.0.1:4010 with its development secrets and a 20 s timeout', () => {
+  it('defaults to the simulator on 127.0.0.1:4010 with its development secrets, every gateway currency and a 20 s timeout', () => {
+    const everyCurrency = ['NGN', 'USD', 'GBP', 'KES'];
     expect(loadConfig({}).provider).toEqual({
-      test: { baseUrl: 'http://127.0.0.1:4010', secretKey: 'sk_sim_test_secret' },
-      live: { baseUrl: 'http://127.0.0.1:4010', secretKey: 'sk_sim_live_secret' },
+      test: { baseUrl: 'http://127.0.0.1:4010', secretKey: 'sk_sim_test_secret', profile: 'simulator', currencies: everyCurrency },
+      live: { baseUrl: 'http://127.0.0.1:4010', secretKey: 'sk_sim_live_secret', profile: 'simulator', currencies: everyCurrency },
       timeoutMs: 20_000,
     });
   });
 
-  it('pointing live mode at the real provider is configuration only', () => {
+  it('pointing live mode at the real provider is configuration only, and brings Paystack\'s limits with it (NGN unless told)', () => {
     const config = loadConfig({ PROVIDER_LIVE_BASE_URL: 'https://api.paystack.co/', PROVIDER_LIVE_SECRET_KEY: 'sk_live_abc', PROVIDER_TIMEOUT_MS: '15000' });
-    expect(config.provider.live).toEqual({ baseUrl: 'https://api.paystack.co', secretKey: 'sk_live_abc' });
+    expect(config.provider.live).toEqual({ baseUrl: 'https://api.paystack.co', secretKey: 'sk_live_abc', profile: 'paystack', currencies: ['NGN'] });
     expect(config.provider.timeoutMs).toBe(15_000);
+    const enabled = loadConfig({ PROVIDER_LIVE_BASE_URL: 'https://api.paystack.co', PROVIDER_LIVE_SECRET_KEY: 'sk_live_abc', PROVIDER_LIVE_CURRENCIES: 'ngn, USD,ZAR' });
+    expect(enabled.provider.live.currencies).toEqual(['NGN', 'USD', 'ZAR']);
+  });
+
+  it('the profile can be chosen (a proxy in front of Paystack; the simulator playing Paystack), and currencies are checked against it', () => {
+    expect(loadConfig({ PROVIDER_LIVE_BASE_URL: 'https://paystack-proxy.internal', PROVIDER_LIVE_SECRET_KEY: 'sk_live_abc', PROVIDER_LIVE_PROFILE: 'paystack' }).provider.live).toMatchObject({
+      profile: 'paystack',
+      currencies: ['NGN'],
+    });
+    expect(loadConfig({ PROVIDER_TEST_PROFILE: 'paystack', PROVIDER_TEST_CURRENCIES: 'NGN,GHS' }).provider.test).toMatchObject({ profile: 'paystack', currencies: ['NGN', 'GHS'] });
+    expect(() => loadConfig({ PROVIDER_TEST_PROFILE: 'paystack', PROVIDER_TEST_CURRENCIES: 'NGN,GBP' })).toThrow(
+      'PROVIDER_TEST_CURRENCIES is invalid (GBP not served by the paystack profile, which serves NGN, GHS, ZAR, KES, USD)',
+    );
+    expect(() => loadConfig({ PROVIDER_LIVE_CURRENCIES: 'ZAR' })).toThrow('PROVIDER_LIVE_CURRENCIES is invalid (ZAR not served by the simulator profile');
+    expect(() => loadConfig({ PROVIDER_LIVE_PROFILE: 'stripe' })).toThrow('PROVIDER_LIVE_PROFILE is invalid');
+    expect(() => loadConfig({ PROVIDER_LIVE_CURRENCIES: 'naira' })).toThrow('PROVIDER_LIVE_CURRENCIES is invalid');
   });
 
   it('production refuses missing secrets and the simulator development secrets', () => {
@@ -67,6 +84,7 @@ describe('ProviderModule', () => {
       await provider.initializeTransaction('live', { reference, email: 'ada@example.com', amount: ngn('10.00'), currency: 'NGN' });
       expect(await provider.verifyTransaction('live', reference)).not.toBeNull();
       expect(await provider.verifyTransaction('test', reference)).toBeNull();
+      expect(provider.capabilities('live').describe()).toMatchObject({ holds: ['NGN', 'USD', 'GBP', 'KES'], transfers: ['NGN', 'KES'] });
       await app.close();
     } finally {
       await sim.close();

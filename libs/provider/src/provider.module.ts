@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@gateway/platform';
 import { PaymentProvider } from './payment-provider';
 import { PaystackHttpProvider } from './paystack/paystack-http.provider';
 
-/** The provider adapter built from the mode accounts and timeout in AppConfig. */
+/** The provider adapter built from the mode accounts (with their profile and currencies) and timeout in AppConfig. */
 export function paymentProviderFromConfig(config: AppConfig): PaymentProvider {
   return new PaystackHttpProvider({
     accounts: { test: config.provider.test, live: config.provider.live },

@@ -31,9 +31,15 @@ export interface ProviderTransaction {
   /** Our reference: the provider keeps the one we send. */
   reference: string;
   status: ProviderTransactionStatus;
+  /** What the customer paid: above `requestedAmount` when the customer bears the fees. */
   amount: Amount;
+  /**
+   * What we asked for (Paystack's `requested_amount`), when the answer says it. It differs from
+   * `amount` when the customer bears the fees (a dashboard setting): the payment is worth this.
+   */
+  requestedAmount?: Amount | null;
   currency: Currency;
-  /** The provider's fee; null until the charge succeeds. */
+  /** The provider's fee; null until the charge succeeds. Includes the part the customer paid, if any. */
   fee: Amount | null;
   paidAt: Date | null;
   /** The issuer's answer ("Approved", "Declined", "Insufficient Funds"). */
@@ -74,13 +80,17 @@ export type ReserveAuthorizationInput = Omit<ChargeAuthorizationInput, 'metadata
 
 export type ProviderHoldStatus = 'reserved' | 'captured' | 'released' | 'failed';
 
-/** A hold (pre-authorization) on a saved card, named by our reference. */
+/**
+ * A hold (pre-authorization) on a saved card, named by our reference. Paystack's `authorized`
+ * reads as `reserved`; a reservation the issuer refuses is `failed` (Paystack answers it with a 400).
+ */
 export interface ProviderHold {
   reference: string;
   status: ProviderHoldStatus;
   /** Held amount; once captured, the captured amount. */
   amount: Amount;
-  reservedAmount: Amount;
+  /** The amount reserved; null when the answer does not say (a capture answers with its transaction). */
+  reservedAmount: Amount | null;
   currency: Currency;
   /** Provider fee of the capture; null before. */
   fee: Amount | null;
@@ -91,6 +101,14 @@ export interface CaptureAuthorizationInput {
   reference: string;
   /** At most the reserved amount; default all of it. */
   amount?: Amount;
+  /** The hold's currency, sent as Paystack's Capture Preauthorization documents it. */
+  currency?: Currency;
+}
+
+/** Release Preauthorization answers only the reference and its new status. */
+export interface ProviderHoldRelease {
+  reference: string;
+  status: 'released';
 }
 
 export type ProviderRefundStatus = 'pending' | 'processed' | 'failed';
@@ -100,8 +118,6 @@ export interface RefundInput {
   transactionReference: string;
   /** Default: what is left to refund. */
   amount?: Amount;
-  /** Our refund reference: sent as the provider's idempotency key, so a retry never refunds twice. */
-  reference?: string;
 }
 
 export interface ProviderRefund {
@@ -113,11 +129,38 @@ export interface ProviderRefund {
   transactionReference: string;
 }
 
+/**
+ * What a `refund.*` webhook says (Paystack guide "Refunds", doc-code-snippets
+ * `dist/doc/payments/refunds/events.js`): the refunded transaction's reference, the status and the
+ * amount — no refund id, and `refund_reference` is the processor's (null until it has one), never
+ * ours. So a notice is matched by asking the provider for the transaction's refunds.
+ */
+export interface ProviderRefundNotice {
+  /** Our reference of the refunded transaction. */
+  transactionReference: string;
+  status: ProviderRefundStatus;
+  /** Null when the payload carries none. */
+  amount: Amount | null;
+  currency: Currency | null;
+  /** The processor's reference for the refund (e.g. an ARN); null while pending. */
+  refundReference: string | null;
+}
+
+/**
+ * Paystack's recipient types (guide "Creating Transfer Recipients"): bank accounts are `nuban`
+ * (NGN), `ghipss` (GHS), `basa` (ZAR), `kepss` (KES); `mobile_money` is a wallet (GHS, KES).
+ */
+export type ProviderRecipientType = 'nuban' | 'ghipss' | 'basa' | 'kepss' | 'mobile_money';
+
 export interface CreateTransferRecipientInput {
   name: string;
+  /** The bank account number, or the wallet's phone number for `mobile_money`. */
   accountNumber: string;
+  /** `ProviderBank.code` of a bank (or telco) listed for the currency. */
   bankCode: string;
   currency: Currency;
+  /** Default: the currency's bank-account type; `mobile_money` (GHS, KES) for a wallet, as `ProviderBank.type` says. */
+  type?: ProviderRecipientType;
 }
 
 export interface ProviderTransferRecipient {
@@ -130,6 +173,7 @@ export interface ProviderTransferRecipient {
 }
 
 export interface InitiateTransferInput {
+  /** Paystack's rule: lowercase letters, digits, `-` and `_`, at least 16 characters (else validation_error, nothing sent). */
   reference: string;
   amount: Amount;
   currency: Currency;
@@ -138,7 +182,18 @@ export interface InitiateTransferInput {
   reason?: string;
 }
 
-export type ProviderTransferStatus = 'pending' | 'success' | 'failed' | 'reversed';
+/**
+ * `otp_required`: Paystack holds the transfer until `finalizeTransfer` with the OTP sent to the
+ * business (the account requires an OTP for transfers). Automated payouts need that requirement
+ * disabled on the Paystack dashboard; until then nothing is paid out.
+ */
+export type ProviderTransferStatus = 'otp_required' | 'pending' | 'success' | 'failed' | 'reversed';
+
+export interface FinalizeTransferInput {
+  /** `ProviderTransfer.providerTransferCode`. */
+  transferCode: string;
+  otp: string;
+}
 
 export interface ProviderTransfer {
   /** The provider's transfer code (`TRF_…`). */
@@ -157,13 +212,16 @@ export interface ProviderBank {
   code: string;
   slug: string;
   currency: string;
+  /** The recipient type to pay into it with (`nuban`, `mobile_money`, …). */
+  type: ProviderRecipientType | string;
 }
 
+/** The provider's bank account for a customer needs their first name, last name and phone. */
 export interface CreateDedicatedAccountInput {
   customerEmail: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
   /** Provider bank slug (`test-bank`, `wema-bank`, …); the provider's default when omitted. */
   preferredBank?: string;
 }
@@ -218,15 +276,67 @@ export interface DisputeEvidenceInput {
   customerPhone: string;
   serviceDetails: string;
   deliveryAddress?: string;
+  /** ISO 8601 date (YYYY-MM-DD). */
   deliveryDate?: string;
+}
+
+/** The evidence recorded at the provider. Recording evidence does not contest a dispute. */
+export interface ProviderDisputeEvidence {
+  /** The provider's evidence id, passed to `resolveDispute`. */
+  providerEvidenceId: string;
+}
+
+/** Where to PUT a document for a dispute, and the file name to resolve with. */
+export interface ProviderDisputeUpload {
+  uploadUrl: string;
+  fileName: string;
+}
+
+/** A document for the dispute (a receipt, a proof of delivery, a proof of refund). */
+export interface DisputeDocument {
+  content: Uint8Array;
+  contentType: string;
+  /** A name for the provider's records, e.g. `receipt.pdf`. */
+  fileName: string;
+}
+
+/**
+ * `PUT /dispute/:id/resolve`: `declined` contests the chargeback (evidence needed), after which
+ * the bank decides; `merchant-accepted` accepts it and refunds `refundAmount`.
+ */
+export interface ResolveDisputeInput {
+  resolution: 'merchant-accepted' | 'declined';
+  message: string;
+  /** What the customer gets back: zero when contesting. */
+  refundAmount: Amount;
+  /** `ProviderDisputeUpload.fileName`, after the document was uploaded. */
+  uploadedFileName: string;
+  providerEvidenceId?: string;
+}
+
+/** Everything a contest takes: evidence, a document, and a note for the provider. */
+export interface ContestDisputeInput {
+  evidence: DisputeEvidenceInput;
+  document: DisputeDocument;
+  message: string;
+}
+
+/** Accepting a chargeback: what is refunded, why, and a document (the provider requires one). */
+export interface AcceptDisputeInput {
+  refundAmount: Amount;
+  message: string;
+  document: DisputeDocument;
 }
 
 /** A verified provider webhook: which mode's secret signed it, and the object it announces. */
 export type ProviderWebhook = { mode: Mode; event: string } & (
   | { kind: 'charge'; data: ProviderTransaction }
-  | { kind: 'refund'; data: ProviderRefund }
+  | { kind: 'refund'; data: ProviderRefundNotice }
   | { kind: 'transfer'; data: ProviderTransfer }
   | { kind: 'dispute'; data: ProviderDispute }
-  /** Authentic, but an event the gateway does not act on: acknowledge and ignore. */
-  | { kind: 'other'; data: null }
+  /**
+   * Authentic, but an event the gateway does not act on, or one whose payload it could not read
+   * (`problem` says why): acknowledge and log, never refuse (the provider would retry forever).
+   */
+  | { kind: 'other'; data: null; problem?: string }
 );

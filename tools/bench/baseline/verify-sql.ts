@@ -1,9 +1,10 @@
 /**
  * The SQL a successful verify runs, as the gateway runs it (libs/domain/payments
- * payments.repository.ts, libs/domain/ledger ledger.repository.ts, libs/domain/events
- * events.service.ts), written once with named parameters (`:name`) so the bare Fastify + pg server
- * (converted to $1…) and pgbench (-M extended, variables from \gset) run the very same statements.
- * Keep it in step with those files when they change.
+ * payments.repository.ts, libs/domain/ledger ledger.repository.ts, libs/domain/webhooks
+ * events.repository.ts and webhook-deliveries.repository.ts), written once with named parameters
+ * (`:name`) so the bare Fastify + pg server (converted to $1…) and pgbench (-M extended,
+ * variables from \gset) run the very same statements. Keep it in step with those files when they
+ * change.
  */
 
 const PAYMENT_COLUMNS = `p.id, p.developer_id, p.mode, p.reference, p.status, p.customer_id, p.customer_reference, p.email, p.amount, p.currency,
@@ -77,7 +78,7 @@ export const VERIFY_TRANSACTION_SQL = {
     )
     SELECT (SELECT id FROM wallet) AS wallet_id, (SELECT id FROM posting) AS posting_id, (SELECT slot FROM credited) AS slot`,
   /** The payment.success event (the outbox) … */
-  insertEvent: `INSERT INTO "events"("id", "developer_id", "mode", "name", "data", "created_at")
+  insertEvent: `INSERT INTO events (id, developer_id, mode, name, data, created_at)
     VALUES (:event_id, :developer_id::uuid, :mode, :event_name, :event_data::jsonb, :now::timestamptz)`,
   /** … and its fan-out to the developer's subscribed webhook endpoints (none in the benchmark). */
   fanOut: `WITH created AS (

@@ -18,6 +18,8 @@ export class WebhookReceiver {
   /** TCP connections accepted, including any that never sent a request (a refused address must open none). */
   connections = 0;
   respond: (hook: ReceivedWebhook, index: number) => number | Promise<number> = () => 200;
+  /** Extra response headers, e.g. a `location` with a 3xx answer. */
+  headersFor: (hook: ReceivedWebhook) => Record<string, string> = () => ({});
   private server?: Server;
   private waiters: Array<{ count: number; resolve: () => void }> = [];
 
@@ -30,7 +32,7 @@ export class WebhookReceiver {
         const index = this.received.push(hook) - 1;
         this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         void Promise.resolve(this.respond(hook, index)).then((status) => {
-          if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(`receiver says ${status}`);
+          if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain', ...this.headersFor(hook) }).end(`receiver says ${status}`);
         });
       });
     });

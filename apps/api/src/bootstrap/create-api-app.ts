@@ -3,12 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
 import { randomUUID } from 'node:crypto';
+import { GatewayLogger } from '@gateway/platform';
 import { AppModule, type ApiModuleOptions } from '../app.module';
 import { parseIp } from '@gateway/domain/api-keys';
 import { registerSuccessEnvelope } from '../http/envelope.hook';
 import { registerJsonParser } from '../http/json-body-parser';
 import { setupOpenApi } from '../http/openapi';
 import { registerRequestLogging } from '../http/request-log/request-log.hooks';
+import { registerUrlTextCheck } from '../http/url-text.hook';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -32,13 +34,14 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     request.clientIp = normalizeIp(request.ip);
     done();
   });
+  registerUrlTextCheck(fastify);
   registerJsonParser(fastify);
   registerSuccessEnvelope(fastify);
   // Portal sessions travel in an httpOnly cookie (see modules/portal).
   void fastify.register(fastifyCookie);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(options), adapter, {
-    logger: options.logger ?? ['error', 'warn', 'log'],
+    logger: options.logger ?? new GatewayLogger(options.config.logLevel),
     bufferLogs: false,
     abortOnError: false,
     // Our own JSON parser (registerJsonParser) replaces Nest's.
@@ -55,7 +58,7 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
       { path: 'api/provider/webhooks', method: RequestMethod.POST },
     ],
   });
-  setupOpenApi(app);
+  await setupOpenApi(app);
   registerRequestLogging(app);
   return app;
 }

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ERROR_HTTP_STATUS, type ErrorCode, type ErrorEnvelope } from '@gateway/contracts';
-import { DomainError } from '@gateway/platform';
+import { DomainError, InvalidAmountError } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitExceededError } from './throttling/rate-limit-exceeded.error';
 
@@ -42,6 +42,11 @@ export function renderError(error: unknown, requestId: string, logger: Logger): 
   }
   if (error instanceof DomainError) {
     return envelope(error.code, error.message, error.fieldErrors);
+  }
+  // Controllers read amounts with parseRequestAmount (which names the field); an amount error
+  // that escapes elsewhere still concerns what the client sent, and is never a 500.
+  if (error instanceof InvalidAmountError) {
+    return envelope('validation_error', 'The amount is not valid.', { amount: [error.message] });
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();

@@ -1,5 +1,6 @@
 import { DomainError, isStorableText } from '@gateway/platform';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,6 +13,7 @@ declare module 'fastify' {
  * JSON bodies go through Fastify's hardened parser (prototype-poisoning checks); a malformed
  * body becomes `invalid_json`, an empty one is treated as no body, and the raw text is kept.
  * Text no column can hold (NUL, lone surrogates) is refused as `validation_error` naming its field.
+ * A body nested deeper than MAX_JSON_DEPTH is refused before it is parsed (see exceedsJsonDepth).
  */
 export function registerJsonParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -23,6 +25,9 @@ export function registerJsonParser(fastify: FastifyInstance): void {
       const text = body.toString();
       request.rawBody = text;
       if (text.trim() === '') return done(null, undefined);
+      if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
+        return done(new DomainError('validation_error', 'The request is invalid.', { body: [`must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`] }));
+      }
       parseJson(request, text, (error, value) => {
         if (error) return done(new DomainError('invalid_json', 'The request body is not valid JSON.'));
         // Only a \u escape can produce such text (raw control characters are invalid JSON).
@@ -36,7 +41,7 @@ export function registerJsonParser(fastify: FastifyInstance): void {
   );
 }
 
-const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates';
 
 /**
  * The dotted path of the first key or string holding text PostgreSQL cannot store (NUL, or a

@@ -1,9 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ERROR_CODES, ERROR_HTTP_STATUS } from '@gateway/contracts';
+import { DocumentBuilder, getSchemaPath, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_CODES, ERROR_HTTP_STATUS, ErrorEnvelope, ListMeta } from '@gateway/contracts';
 import { documentIdempotency } from './idempotency/idempotency-openapi';
 import { APP_CONFIG, type AppConfig } from '@gateway/platform';
 import { documentRateLimits } from './throttling/rate-limit-openapi';
+import { sdkOperationId } from './openapi-operation-ids';
+import pluginMetadata from './openapi.metadata';
+import { MAX_JSON_DEPTH } from './json-depth';
 
 const ERROR_TABLE = ERROR_CODES.map((code) => `| ${ERROR_HTTP_STATUS[code]} | \`${code}\` |`).join('\n');
 
@@ -20,6 +23,12 @@ Every response carries \`X-Request-Id\`. Every path answers with and without its
 1 MiB: 413 \`payload_too_large\`; unknown fields: 400 \`validation_error\`. Any text is kept exactly,
 except what no database column can hold — a NUL (\`\\u0000\`) or an unpaired UTF-16 surrogate, in a
 value or a key at any depth: 400 \`validation_error\` naming the field (\`metadata.notes.1\`).
+Objects and arrays nest at most ${MAX_JSON_DEPTH} levels deep (the body itself is level 1): deeper, 400
+\`validation_error\` on \`body\`, before the body is parsed. Every array has an item limit (stated on
+its field; bulk \`items\`: \`PAYMENT_BULK_MAX_ITEMS\`): a longer one is 400 \`validation_error\` naming it,
+refused by its length before any item is read. A path parameter or query value holding a NUL
+(\`%00\`) or an unpaired surrogate: 400 \`validation_error\` naming the parameter. A \`cursor\` that is
+not exactly one this list issued: 400 \`validation_error\` on \`cursor\`.
 
 **Error codes**
 
@@ -28,18 +37,52 @@ value or a key at any depth: 400 \`validation_error\` naming the field (\`metada
 ${ERROR_TABLE}
 `;
 
-/** OpenAPI 3 at /api/docs (UI) and /api/docs.json, generated from the controllers and contracts. */
-export function setupOpenApi(app: INestApplication): void {
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * OpenAPI 3 at /api/docs (UI) and /api/docs.json, generated from the controllers and contracts:
+ * the DTO schemas from the swagger plugin's metadata (generated from libs/contracts by
+ * `npm run openapi:metadata`, see docs/openapi.md), the routes from their decorators.
+ */
+export async function setupOpenApi(app: INestApplication): Promise<void> {
+  await SwaggerModule.loadPluginMetadata(pluginMetadata);
   const config = new DocumentBuilder()
     .setTitle('Payment Gateway API')
     .setVersion('v1')
     .setDescription(DESCRIPTION)
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    // Relative: the document is served by the gateway it describes, whatever its public URL.
+    .addServer('/', 'This gateway')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A secret key: sk_test_… or sk_live_…' })
     .addCookieAuth('gw_session', { type: 'apiKey', in: 'cookie', description: 'Developer portal session (POST /api/portal/auth/login)' }, 'gw_session')
     .addTag('Portal', 'The developer portal API under /api/portal (not part of the merchant contract): session cookie, X-CSRF-Token on every state-changing request, X-TOTP-Code for step-up actions. See docs/portal-api.md.')
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: sdkOperationId, extraModels: [ErrorEnvelope, ListMeta] });
   documentIdempotency(document);
   documentRateLimits(document, app.get<AppConfig>(APP_CONFIG).rateLimits);
+  documentErrorBodies(document);
+  documentPublicOperations(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', useGlobalPrefix: false });
+}
+
+/** Every error answer is the error envelope (one filter renders them all); its codes are in each description. */
+function documentErrorBodies(document: OpenAPIObject): void {
+  for (const operation of operations(document)) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!response || Number(status) < 400 || '$ref' in response || response.content) continue;
+      response.content = { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelope) } } };
+    }
+  }
+}
+
+/**
+ * Routes that take neither a key nor a session (health, readiness) say so with an empty security
+ * requirement. Every other route declares its access, which the route-access e2e test proves.
+ */
+function documentPublicOperations(document: OpenAPIObject): void {
+  for (const operation of operations(document)) operation.security ??= [];
+}
+
+function operations(document: OpenAPIObject) {
+  return Object.values(document.paths).flatMap((pathItem) => METHODS.flatMap((method) => (pathItem[method] ? [pathItem[method]] : [])));
 }

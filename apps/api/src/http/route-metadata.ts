@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ROUTE_ACCESS, type RouteAccess } from './auth/authenticated.decorator';
 import { IDEMPOTENCY_BODY_KEY } from './idempotency/idempotency-body-key.decorator';
+import { PORTAL_AUTH_RATE_LIMIT } from './throttling/portal-auth-rate-limit.decorator';
 import { SKIP_RATE_LIMIT } from './throttling/skip-rate-limit.decorator';
 
 /** What the guards and interceptors need to know about a route, from its decorators. */
@@ -12,6 +13,8 @@ export interface RouteMetadata {
   skipRateLimit: boolean;
   /** The body field that may carry the idempotency key (`@IdempotencyBodyKey`), if any. */
   idempotencyBodyField: string | undefined;
+  /** `@PortalAuthRateLimit()`: the route also counts against the per-minute credential-route limit. */
+  portalAuthRateLimit: boolean;
 }
 
 /** Decorator metadata never changes once the app runs: read it once per route, not per request. */
@@ -32,6 +35,7 @@ export function routeMetadata(reflector: Reflector, context: ExecutionContext): 
       access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, targets),
       skipRateLimit: reflector.getAllAndOverride<boolean | undefined>(SKIP_RATE_LIMIT, targets) === true,
       idempotencyBodyField: reflector.getAllAndOverride<string | undefined>(IDEMPOTENCY_BODY_KEY, targets),
+      portalAuthRateLimit: reflector.getAllAndOverride<boolean | undefined>(PORTAL_AUTH_RATE_LIMIT, targets) === true,
     };
     routes.set(handler, metadata);
   }

@@ -18,7 +18,7 @@ export function bearerAuth(ctx: SimulatorContext) {
     const secretKey = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const account = secretKey === undefined ? undefined : ctx.accounts.bySecret(secretKey);
     if (!account) {
-      reply.code(401).send(failure('Invalid key'));
+      reply.code(401).send(failure('Invalid key', 401));
       return reply;
     }
     accountByRequest.set(request, account);

@@ -4,7 +4,7 @@ import type { SimulatorContext } from '../context';
 import { failure } from './envelope';
 
 /**
- * Applies the latency / fail_next / timeout_next knobs to the API routes of
+ * Applies the latency / fail_next (with fail_status) / timeout_next knobs to the API routes of
  * the plugin it is registered in. Must be registered after bearerAuth so
  * unauthenticated calls do not consume injected faults.
  */
@@ -26,7 +26,7 @@ export function registerFaultInjection(app: FastifyInstance, ctx: SimulatorConte
     if (knobs.latencyMs > 0) await pause(knobs.latencyMs);
 
     if (ctx.knobs.takeFailure()) {
-      reply.code(500).send(failure('Simulated provider error (fail_next)'));
+      reply.code(knobs.failStatus).send(failure('Simulated provider error (fail_next)', knobs.failStatus));
       return reply;
     }
     if (ctx.knobs.takeTimeout()) {
@@ -36,9 +36,8 @@ export function registerFaultInjection(app: FastifyInstance, ctx: SimulatorConte
       }
       // The client is expected to give up long before this; the request is dropped unprocessed.
       const waitedFully = await pause(knobs.hangMs);
-      reply
-        .code(waitedFully ? 504 : 503)
-        .send(failure(waitedFully ? 'Simulated upstream timeout (timeout_next)' : 'Simulator is shutting down'));
+      const status = waitedFully ? 504 : 503;
+      reply.code(status).send(failure(waitedFully ? 'Simulated upstream timeout (timeout_next)' : 'Simulator is shutting down', status));
       return reply;
     }
     return undefined;

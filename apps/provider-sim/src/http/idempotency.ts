@@ -16,9 +16,11 @@ export function registerIdempotencyKeys(app: FastifyInstance): void {
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined) return undefined;
+    // Paystack ignores the header, and /refund takes no reference either: a second call is a
+    // second refund there, so here too (clients must reconcile with List Refunds first).
+    if (request.method !== 'POST' || key === undefined || request.routeOptions.url === '/refund') return undefined;
     if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
-      reply.code(400).send(failure('Idempotency-Key must be a single value of 1 to 255 characters'));
+      reply.code(400).send(failure('Idempotency-Key must be a single value of 1 to 255 characters', 400));
       return reply;
     }
     const store = accountOf(request).idempotency;
@@ -28,13 +30,13 @@ export function registerIdempotencyKeys(app: FastifyInstance): void {
       .digest('hex');
 
     if (store.isInFlight(scopedKey)) {
-      reply.code(409).send(failure('A request with this Idempotency-Key is still being processed'));
+      reply.code(409).send(failure('A request with this Idempotency-Key is still being processed', 409));
       return reply;
     }
     const stored = store.find(scopedKey);
     if (stored) {
       if (stored.requestFingerprint !== requestFingerprint) {
-        reply.code(422).send(failure('Idempotency-Key was already used with a different request'));
+        reply.code(422).send(failure('Idempotency-Key was already used with a different request', 422));
         return reply;
       }
       reply

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { badRequest, missingParams } from '../errors';
 
 /**
  * Small, explicit readers for request bodies. Each returns a typed value or
@@ -10,8 +10,11 @@ export type RequestBody = Record<string, unknown>;
 export type Metadata = Record<string, unknown>;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Paystack allows alphanumerics plus - . = ; we also allow _ because gateway references use it. */
-const REFERENCE_PATTERN = /^[A-Za-z0-9._=-]{1,100}$/;
+/**
+ * Transaction references: "Only -, ., = and alphanumeric characters are allowed" (PaystackOSS/openapi
+ * errors/api-errors.json, "Invalid character in transaction reference") — no underscore.
+ */
+const REFERENCE_PATTERN = /^[A-Za-z0-9.=-]{1,100}$/;
 
 export function asBody(value: unknown): RequestBody {
   if (value === undefined || value === null) return {};
@@ -30,7 +33,7 @@ export function optionalString(body: RequestBody, field: string, maxLength = 500
 
 export function requireString(body: RequestBody, field: string, maxLength = 500): string {
   const value = optionalString(body, field, maxLength);
-  if (value === undefined) throw badRequest(`${field} is required`);
+  if (value === undefined) throw missingParams(`${field} is required`);
   return value;
 }
 
@@ -48,14 +51,14 @@ export function optionalEmail(body: RequestBody, field: string): string | undefi
 export function optionalReference(body: RequestBody, field = 'reference'): string | undefined {
   const value = optionalString(body, field, 100);
   if (value !== undefined && !REFERENCE_PATTERN.test(value)) {
-    throw badRequest(`Invalid ${field}: only letters, digits and - . = _ are allowed`);
+    throw badRequest('Invalid character in transaction reference');
   }
   return value;
 }
 
 export function requireReference(body: RequestBody, field = 'reference'): string {
   const value = optionalReference(body, field);
-  if (value === undefined) throw badRequest(`${field} is required`);
+  if (value === undefined) throw missingParams(`${field} is required`);
   return value;
 }
 

@@ -55,6 +55,20 @@ describe('customers and dedicated accounts over HTTP', () => {
     expect(second.data.bank.slug).toBe('test-bank');
   });
 
+  it('needs the customer\'s first name, last name and phone: given on the call they complete the customer', async () => {
+    const bare = (await harness.api.post('/customer', { email: 'bare@example.com' })).data;
+    const refused = await harness.api.post('/dedicated_account', { customer: bare.customer_code });
+    expect(refused).toMatchObject({ httpStatus: 400, type: 'validation_error', code: 'missing_params' });
+    const partial = await harness.api.post('/dedicated_account', { customer: bare.customer_code, first_name: 'Bare', last_name: 'Bones' });
+    expect(partial.httpStatus).toBe(400);
+    const created = await harness.api.post('/dedicated_account', { customer: bare.id, first_name: 'Bare', last_name: 'Bones', phone: '+2348011111111' });
+    expect(created.data).toMatchObject({
+      account_name: 'SIM/BARE BONES',
+      customer: { customer_code: bare.customer_code, first_name: 'Bare', last_name: 'Bones', phone: '+2348011111111' },
+      assignment: { assignee_type: 'Customer', expired: false },
+    });
+  });
+
   it('rejects unknown customers (404) and unsupported banks (400)', async () => {
     expect((await harness.api.post('/dedicated_account', { customer: 'CUS_nope' })).httpStatus).toBe(404);
     const code = (await customer()).data.customer_code;

@@ -22,11 +22,17 @@ export function registerCustomerRoutes(app: FastifyInstance, ctx: SimulatorConte
   app.post('/dedicated_account', async (request) => {
     const body = asBody(request.body);
     const account = accountOf(request);
+    const customer = body['customer'];
     const dedicated = createDedicatedAccount(
       ctx,
       account,
-      requireString(body, 'customer', 100),
+      typeof customer === 'number' ? String(customer) : requireString(body, 'customer', 100),
       optionalString(body, 'preferred_bank', 50),
+      {
+        firstName: optionalString(body, 'first_name', 100),
+        lastName: optionalString(body, 'last_name', 100),
+        phone: optionalString(body, 'phone', 30),
+      },
     );
     return ok('NUBAN successfully created', dedicatedAccountToWire(account, dedicated));
   });

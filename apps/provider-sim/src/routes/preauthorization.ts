@@ -4,33 +4,46 @@ import { accountOf } from '../http/auth';
 import { ok } from '../http/envelope';
 import { asBody, requireEmail, requireReference, requireString } from '../http/validation';
 import { parseCurrency, parseMinorUnits } from '../money';
-import { holdToWire } from '../serializers';
-import { captureAuthorization, releaseAuthorization, reserveAuthorization } from '../services/preauthorizations';
+import { holdToWire, releasedHoldToWire, transactionToWire } from '../serializers';
+import { captureAuthorization, releaseAuthorization, reserveAuthorization, verifyAuthorization } from '../services/preauthorizations';
 
-/** /preauthorization/* — holds on saved cards, used by the gateway's payment intents. */
+/**
+ * /preauthorization/* — holds on saved cards, at the paths of Paystack's API reference (Card
+ * Preauthorization): reserve_authorization, capture, release, and GET /:reference to verify.
+ * `currency` is accepted on capture and release, as documented; the hold's own currency rules.
+ */
 export function registerPreauthorizationRoutes(app: FastifyInstance, ctx: SimulatorContext): void {
   app.post('/preauthorization/reserve_authorization', async (request) => {
     const body = asBody(request.body);
-    const hold = reserveAuthorization(ctx, accountOf(request), {
+    const account = accountOf(request);
+    const hold = reserveAuthorization(ctx, account, {
       authorizationCode: requireString(body, 'authorization_code', 100),
       email: requireEmail(body),
       amount: parseMinorUnits(body['amount']),
       currency: parseCurrency(body['currency']),
       reference: requireReference(body),
     });
-    return ok(hold.status === 'failed' ? 'Reservation failed' : 'Authorization reserved', holdToWire(hold));
+    return ok('Preauthorization successful', holdToWire(account, hold));
   });
 
-  app.post('/preauthorization/capture_authorization', async (request) => {
+  app.post('/preauthorization/capture', async (request) => {
     const body = asBody(request.body);
+    const account = accountOf(request);
+    if (body['currency'] !== undefined) parseCurrency(body['currency']);
     const amount = body['amount'] === undefined || body['amount'] === null ? undefined : parseMinorUnits(body['amount']);
-    const hold = captureAuthorization(ctx, accountOf(request), requireReference(body), amount);
-    return ok('Authorization captured', holdToWire(hold));
+    const transaction = captureAuthorization(ctx, account, requireReference(body), amount);
+    return ok('Capture attempted', transactionToWire(account, transaction));
   });
 
-  app.post('/preauthorization/release_authorization', async (request) => {
+  app.post('/preauthorization/release', async (request) => {
     const body = asBody(request.body);
+    if (body['currency'] !== undefined) parseCurrency(body['currency']);
     const hold = releaseAuthorization(ctx, accountOf(request), requireReference(body));
-    return ok('Authorization released', holdToWire(hold));
+    return ok('Successfully released', releasedHoldToWire(hold));
+  });
+
+  app.get<{ Params: { reference: string } }>('/preauthorization/:reference', async (request) => {
+    const account = accountOf(request);
+    return ok('Preauthorization retrieved', holdToWire(account, verifyAuthorization(account, request.params.reference)));
   });
 }

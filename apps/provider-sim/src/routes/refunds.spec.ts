@@ -30,8 +30,20 @@ describe('refunds over HTTP', () => {
     const fetched = await harness.api.get(`/refund/${created.data.id}`);
     expect(fetched.data.status).toBe('processed');
 
+    // Paystack's refund events (guide "Refunds", doc-code-snippets dist/doc/payments/refunds/events.js):
+    // no id, the transaction's reference, the processor's refund_reference, the amount as a string.
     const [callback] = harness.receiver.events('refund.processed');
-    expect(callback.data).toMatchObject({ id: created.data.id, status: 'processed', amount: 500_00, transaction_reference: reference });
+    expect(callback.data).toEqual({
+      status: 'processed',
+      transaction_reference: reference,
+      refund_reference: expect.stringMatching(/^\d+$/),
+      amount: '50000',
+      currency: 'NGN',
+      processor: expect.any(String),
+      customer: { first_name: null, last_name: null, email: expect.any(String) },
+      integration: expect.any(Number),
+      domain: 'test',
+    });
     expect(callback.headers['x-paystack-signature']).toBe(signCallbackBody(callback.rawBody, TEST_SECRET));
   });
 
@@ -42,7 +54,7 @@ describe('refunds over HTTP', () => {
 
     const tooMuch = await harness.api.post('/refund', { transaction: reference, amount: 1 });
     expect(tooMuch.httpStatus).toBe(400);
-    expect(tooMuch.message).toBe('Transaction has been fully refunded');
+    expect(tooMuch).toMatchObject({ message: 'Transaction has been fully reversed', type: 'validation_error', code: 'transaction_reversed' });
   });
 
   it('refuses an over-refund with 400', async () => {
@@ -62,19 +74,19 @@ describe('refunds over HTTP', () => {
     expect((await harness.api.post('/refund', { transaction: reference })).data.amount).toBe(2_000_00);
   });
 
-  it('replays the stored response for a repeated Idempotency-Key (extension) and refuses reuse with another body', async () => {
+  it('takes no Idempotency-Key, like Paystack: a repeated call is a second refund, and List Refunds shows both', async () => {
     const headers = { 'idempotency-key': 'refund-attempt-1' };
     const first = await harness.api.post('/refund', { transaction: reference, amount: 100_00 }, { headers });
-    const replay = await harness.api.post('/refund', { transaction: reference, amount: 100_00 }, { headers });
-    expect(replay.httpStatus).toBe(200);
-    expect(replay.data).toEqual(first.data);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const again = await harness.api.post('/refund', { transaction: reference, amount: 100_00 }, { headers });
+    expect(again.httpStatus).toBe(200);
+    expect(again.data.id).not.toBe(first.data.id);
 
-    const misuse = await harness.api.post('/refund', { transaction: reference, amount: 200_00 }, { headers });
-    expect(misuse.httpStatus).toBe(422);
-
-    // Only one refund exists: the remainder is still 1,900.00.
-    expect((await harness.api.post('/refund', { transaction: reference })).data.amount).toBe(1_900_00);
+    const listed = await harness.api.get(`/refund?transaction=${reference}&perPage=1&page=2`);
+    expect(listed.httpStatus).toBe(200);
+    expect(listed.data).toEqual([expect.objectContaining({ id: again.data.id, transaction: first.data.transaction.id, amount: 100_00, currency: 'NGN' })]);
+    expect(listed.meta).toMatchObject({ total: 2, perPage: 1, page: 2, pageCount: 2 });
+    expect((await harness.api.get('/refund?transaction=unknown-ref')).data).toEqual([]);
+    expect((await harness.live.get(`/refund?transaction=${reference}`)).data).toEqual([]);
   });
 
   it('answers 404 for unknown transactions and refunds, and 400 for unpaid transactions', async () => {

@@ -1,5 +1,5 @@
 import { createProviderSimulator } from '../simulator';
-import { ApiClient, TEST_SECRET, initialize, startHarness, uniqueReference, type Harness } from '../../test/harness';
+import { ApiClient, TEST_SECRET, initialize, savedCard, startHarness, uniqueReference, type Harness } from '../../test/harness';
 
 describe('simulator controls and knobs over HTTP', () => {
   let harness: Harness;
@@ -22,21 +22,49 @@ describe('simulator controls and knobs over HTTP', () => {
     expect((await harness.api.withSecret(undefined).get('/sim/knobs')).httpStatus).toBe(401);
   });
 
+  it('customer_bears_fees: a paid transaction answers amount = requested + fees and requested_amount = requested (issue 12 item 5)', async () => {
+    expect((await harness.api.post('/sim/knobs', { customer_bears_fees: true })).data).toMatchObject({ customer_bears_fees: true });
+    const { reference } = await savedCard(harness);
+    const verified = (await harness.api.get(`/transaction/verify/${reference}`)).data;
+    expect(verified.requested_amount).toBe(2_000_00);
+    expect(verified.fees).toBeGreaterThan(0);
+    expect(verified.amount).toBe(2_000_00 + verified.fees);
+  });
+
   it('reads and updates knobs, validating values', async () => {
     expect((await harness.api.get('/sim/knobs')).data).toEqual({
       latency_ms: 0,
       fail_next: 0,
+      fail_status: 500,
       timeout_next: 0,
       hang_ms: 30_000,
       timeout_mode: 'before_processing',
       auto_complete: true,
       transfer_delay_ms: 0,
+      misreport_next: 0,
+      misreport: 'amount',
+      transfer_otp: false,
+      duplicate_references: 'refuse',
+      customer_bears_fees: false,
     });
     const updated = await harness.api.post('/sim/knobs', { latency_ms: 5, fail_next: 1 });
     expect(updated.data).toMatchObject({ latency_ms: 5, fail_next: 1 });
     expect(harness.sim.knobs()).toMatchObject({ latencyMs: 5, failNext: 1 });
 
-    for (const bad of [{ fail_next: -1 }, { latency_ms: 1.5 }, { timeout_mode: 'sometimes' }, { auto_complete: 'yes' }, { hang_ms: '10' }]) {
+    for (const bad of [
+      { fail_next: -1 },
+      { latency_ms: 1.5 },
+      { timeout_mode: 'sometimes' },
+      { auto_complete: 'yes' },
+      { hang_ms: '10' },
+      { fail_status: 200 },
+      { fail_status: 600 },
+      { misreport_next: -1 },
+      { misreport: 'fees' },
+      { transfer_otp: 'yes' },
+      { duplicate_references: 'sometimes' },
+      { customer_bears_fees: 1 },
+    ]) {
       const response = await harness.api.post('/sim/knobs', bad);
       expect(response.httpStatus).toBe(400);
     }
@@ -56,6 +84,29 @@ describe('simulator controls and knobs over HTTP', () => {
     // The failed initialize was never processed.
     expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
     expect(harness.sim.knobs().failNext).toBe(0);
+  });
+
+  it('fail_status: fail_next answers with that status (409, 429), still unprocessed', async () => {
+    await harness.api.post('/sim/knobs', { fail_next: 2, fail_status: 409 });
+    const reference = uniqueReference();
+    const conflict = await harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100, reference });
+    expect(conflict).toMatchObject({ httpStatus: 409, status: false, message: 'Simulated provider error (fail_next)' });
+    await harness.api.post('/sim/knobs', { fail_status: 429 });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(429);
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
+  });
+
+  it('misreport_next: the next N transaction answers get the amount or the currency wrong; the record does not change', async () => {
+    const reference = uniqueReference();
+    await initialize(harness.api, { amount: 250000, reference });
+    await harness.api.post(`/sim/transactions/${reference}/complete`, {});
+    await harness.api.post('/sim/knobs', { misreport_next: 1 });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).data).toMatchObject({ amount: 249999, currency: 'NGN', status: 'success' });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).data).toMatchObject({ amount: 250000, currency: 'NGN' });
+    await harness.api.post('/sim/knobs', { misreport_next: 1, misreport: 'currency' });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).data).toMatchObject({ amount: 250000, currency: 'USD' });
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).data).toMatchObject({ amount: 250000, currency: 'NGN' });
+    expect(harness.sim.knobs().misreportNext).toBe(0);
   });
 
   it('timeout_next: the call hangs so the client timeout fires, and the request was not processed', async () => {

@@ -11,7 +11,7 @@ import {
   requireString,
 } from '../http/validation';
 import { parseCurrency, parseMinorUnits } from '../money';
-import { transactionToWire } from '../serializers';
+import { misreportedTransaction, transactionToWire } from '../serializers';
 import { authorizationUrl, chargeAuthorization, findTransaction, initializeTransaction } from '../services/payments';
 
 /** /transaction/* — hosted-checkout payments and charges on saved cards. */
@@ -36,7 +36,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: SimulatorCo
   app.get<{ Params: { reference: string } }>('/transaction/verify/:reference', async (request) => {
     const account = accountOf(request);
     const transaction = findTransaction(account, request.params.reference);
-    return ok('Verification successful', transactionToWire(account, transaction));
+    return ok('Verification successful', answered(ctx, transactionToWire(account, transaction)));
   });
 
   app.post('/transaction/charge_authorization', async (request) => {
@@ -51,6 +51,12 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: SimulatorCo
       metadata: optionalMetadata(body),
     });
     // Like Paystack: a declined charge is still a successful API call; read data.status.
-    return ok('Charge attempted', transactionToWire(account, transaction));
+    return ok('Charge attempted', answered(ctx, transactionToWire(account, transaction)));
   });
+}
+
+/** The transaction as answered: misreported while the `misreport_next` knob says so. */
+function answered(ctx: SimulatorContext, wire: ReturnType<typeof transactionToWire>): ReturnType<typeof transactionToWire> {
+  const field = ctx.knobs.takeMisreport();
+  return field ? misreportedTransaction(wire, field) : wire;
 }

@@ -1,34 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import { BANKS } from '../banks';
+import { bankToWire, type RecipientType } from '../banks';
 import type { SimulatorContext } from '../context';
 import { badRequest } from '../errors';
 import { accountOf } from '../http/auth';
 import { ok } from '../http/envelope';
-import { asBody, optionalReference, optionalString, requireString } from '../http/validation';
+import { asBody, optionalEnum, optionalString, requireString } from '../http/validation';
 import { parseCurrency, parseMinorUnits } from '../money';
 import { recipientToWire, transferToWire } from '../serializers';
-import { createRecipient, createTransfer, findTransfer } from '../services/transfers';
+import { listBanks, type BankQuery } from '../services/banks';
+import { createRecipient, createTransfer, finalizeTransfer, findTransfer } from '../services/transfers';
 
-/** /bank, /transferrecipient, /transfer — payouts to bank accounts. */
+const RECIPIENT_TYPES: readonly RecipientType[] = ['nuban', 'ghipss', 'basa', 'kepss', 'mobile_money'];
+
+/** /bank, /transferrecipient, /transfer — payouts to bank accounts and mobile money. */
 export function registerTransferRoutes(app: FastifyInstance, ctx: SimulatorContext): void {
-  app.get('/bank', async () =>
-    ok(
-      'Banks retrieved',
-      BANKS.map((bank) => ({ ...bank, active: true })),
-    ),
-  );
+  app.get<{ Querystring: BankQuery }>('/bank', async (request) => {
+    const page = listBanks(request.query);
+    return { ...ok('Banks retrieved', page.banks.map(bankToWire)), meta: page.meta };
+  });
 
-  app.post('/transferrecipient', async (request) => {
+  app.post('/transferrecipient', async (request, reply) => {
     const body = asBody(request.body);
-    const type = requireString(body, 'type', 20);
-    if (type !== 'nuban') throw badRequest('Only recipients of type "nuban" are supported');
-    const recipient = createRecipient(ctx, accountOf(request), {
+    const type = optionalEnum(body, 'type', RECIPIENT_TYPES);
+    if (type === undefined) throw badRequest(`type must be one of: ${RECIPIENT_TYPES.join(', ')}`);
+    const account = accountOf(request);
+    const recipient = createRecipient(ctx, account, {
+      type,
       name: requireString(body, 'name', 200),
       accountNumber: requireString(body, 'account_number', 20),
       bankCode: requireString(body, 'bank_code', 10),
       currency: parseCurrency(body['currency']),
     });
-    return ok('Transfer recipient created successfully', recipientToWire(recipient));
+    // 201, as the API reference documents for Create Transfer Recipient.
+    return reply.code(201).send(ok('Transfer recipient created successfully', recipientToWire(account, recipient)));
   });
 
   app.post('/transfer', async (request) => {
@@ -40,10 +44,18 @@ export function registerTransferRoutes(app: FastifyInstance, ctx: SimulatorConte
       amount: parseMinorUnits(body['amount']),
       recipientCode: requireString(body, 'recipient', 100),
       reason: optionalString(body, 'reason'),
-      reference: optionalReference(body),
+      reference: optionalString(body, 'reference', 100),
       currency: parseCurrency(body['currency']),
     });
-    return ok('Transfer has been queued', transferToWire(account, transfer));
+    const message = transfer.status === 'otp' ? 'Transfer requires OTP to continue' : 'Transfer has been queued';
+    return ok(message, transferToWire(account, transfer, 'id'));
+  });
+
+  app.post('/transfer/finalize_transfer', async (request) => {
+    const body = asBody(request.body);
+    const account = accountOf(request);
+    const transfer = finalizeTransfer(ctx, account, requireString(body, 'transfer_code', 100), requireString(body, 'otp', 20));
+    return ok('Transfer has been queued', transferToWire(account, transfer, 'id'));
   });
 
   app.get<{ Params: { reference: string } }>('/transfer/verify/:reference', async (request) => {

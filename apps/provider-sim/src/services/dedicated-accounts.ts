@@ -1,21 +1,34 @@
 import type { SimulatorContext } from '../context';
 import { DEFAULT_DEDICATED_ACCOUNT_BANK_SLUG, DEDICATED_ACCOUNT_BANKS, findDedicatedAccountBank } from '../banks';
-import { badRequest, notFound } from '../errors';
+import { badRequest, missingParams, notFound } from '../errors';
 import type { MinorUnits } from '../money';
 import type { Account } from '../state/accounts';
 import type { DedicatedAccountRecord } from '../state/dedicated-accounts';
 import type { TransactionRecord } from '../state/transactions';
+import type { CustomerDetails } from './customers';
 import { markPaid, newTransactionFields } from './payments';
 
-/** Assigns a dedicated virtual account to a customer; one per customer and bank (asking again returns it). */
+/**
+ * Assigns a dedicated virtual account to a customer; one per customer and bank (asking again
+ * returns it). As Paystack's guide says, the bank account needs the customer's first name, last
+ * name and phone: given here they complete the customer record, missing on both it is a 400.
+ * The customer is named by its code or its numeric id.
+ */
 export function createDedicatedAccount(
   ctx: SimulatorContext,
   account: Account,
-  customerCode: string,
+  customerCodeOrId: string,
   preferredBank: string | undefined,
+  details: CustomerDetails = {},
 ): DedicatedAccountRecord {
-  const customer = account.customers.findByCode(customerCode);
+  const customer = account.customers.findByCode(customerCodeOrId) ?? account.customers.findById(Number(customerCodeOrId));
   if (!customer) throw notFound('Customer not found');
+  customer.firstName = details.firstName ?? customer.firstName;
+  customer.lastName = details.lastName ?? customer.lastName;
+  customer.phone = details.phone ?? customer.phone;
+  if (!customer.firstName || !customer.lastName || !customer.phone) {
+    throw missingParams('first_name, last_name and phone are required on the customer to create a dedicated account');
+  }
   const bank = findDedicatedAccountBank(preferredBank ?? DEFAULT_DEDICATED_ACCOUNT_BANK_SLUG);
   if (!bank) {
     throw badRequest(`preferred_bank must be one of: ${DEDICATED_ACCOUNT_BANKS.map((b) => b.slug).join(', ')}`);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { SimulatorContext } from '../context';
-import { badRequest, notFound } from '../errors';
+import { badRequest, duplicateReference, notFound } from '../errors';
 import { calculateFee } from '../fees';
 import type { Metadata } from '../http/validation';
 import type { Currency, MinorUnits } from '../money';
@@ -38,7 +38,7 @@ export function initializeTransaction(ctx: SimulatorContext, account: Account, i
       existing.currency === input.currency &&
       existing.email === input.email;
     if (samePayment) return existing;
-    throw badRequest(DUPLICATE_REFERENCE);
+    throw duplicateReference(DUPLICATE_REFERENCE);
   }
   assertReferenceUnused(account, reference);
 
@@ -146,7 +146,7 @@ export function findChargeableAuthorization(account: Account, authorizationCode:
 /** A reference names one object per account, whatever kind it is (transaction or hold). */
 export function assertReferenceUnused(account: Account, reference: string): void {
   if (account.transactions.findByReference(reference) || account.holds.find(reference)) {
-    throw badRequest(DUPLICATE_REFERENCE);
+    throw duplicateReference(DUPLICATE_REFERENCE);
   }
 }
 
@@ -160,6 +160,7 @@ export function markPaid(
   transaction.status = 'success';
   transaction.gatewayResponse = GATEWAY_RESPONSE.success;
   transaction.fees = calculateFee(transaction.amount, transaction.currency, ctx.fees);
+  transaction.feesBorneByCustomer = ctx.knobs.current.customerBearsFees;
   transaction.paidAt = ctx.now();
   transaction.authorizationCode = authorizationCode;
   ctx.callbacks.send(account.secretKey, 'charge.success', transactionToWire(account, transaction));

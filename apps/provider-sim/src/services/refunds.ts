@@ -1,7 +1,7 @@
 import type { SimulatorContext } from '../context';
-import { badRequest, notFound } from '../errors';
+import { badRequest, fullyReversed, notFound } from '../errors';
 import type { MinorUnits } from '../money';
-import { refundToWire } from '../serializers';
+import { refundEventToWire } from '../serializers';
 import type { Account } from '../state/accounts';
 import type { RefundRecord } from '../state/refunds';
 import type { TransactionRecord } from '../state/transactions';
@@ -23,7 +23,8 @@ export type RefundOutcome = 'processed' | 'failed';
 export function createRefund(ctx: SimulatorContext, account: Account, input: RefundInput): RefundRecord {
   const transaction = findRefundableTransaction(account, input.transaction);
   const remaining = transaction.amount - account.refunds.committedAmountFor(transaction.reference);
-  if (remaining <= 0) throw badRequest('Transaction has been fully refunded');
+  // Paystack's wording (api-errors.json); the code says it, so a client never reads the message.
+  if (remaining <= 0) throw fullyReversed();
   const amount = input.amount ?? remaining;
   if (amount > remaining) {
     throw badRequest(`Refund amount cannot exceed the refundable balance of ${remaining} (minor units)`);
@@ -62,12 +63,23 @@ export function completeRefund(
   cancelScheduledCompletion(account, completionKey(refund));
   refund.status = outcome;
   refund.updatedAt = ctx.now();
+  const transaction = account.transactions.findByReference(refund.transactionReference);
+  const customer = transaction ? account.customers.findByCode(transaction.customerCode) : undefined;
   ctx.callbacks.send(
     account.secretKey,
     outcome === 'processed' ? 'refund.processed' : 'refund.failed',
-    refundToWire(account, refund),
+    refundEventToWire(account, refund, customer),
   );
   return refund;
+}
+
+/** List Refunds of one transaction (reference or id), oldest first, in pages of `perPage`. */
+export function listRefunds(account: Account, transaction: string, page: number, perPage: number): { refunds: RefundRecord[]; total: number } {
+  const found =
+    account.transactions.findByReference(transaction) ??
+    (/^\d+$/.test(transaction) ? account.transactions.findById(Number(transaction)) : undefined);
+  const all = found ? account.refunds.ofTransaction(found.reference) : [];
+  return { refunds: all.slice((page - 1) * perPage, page * perPage), total: all.length };
 }
 
 function findRefundableTransaction(account: Account, identifier: string): TransactionRecord {

@@ -8,5 +8,6 @@ export function resetSimulator(ctx: SimulatorContext): void {
   ctx.tasks.cancelScheduled();
   ctx.callbacks.cancelPending();
   ctx.accounts.reset();
+  ctx.uploads.clear();
   ctx.knobs.reset();
 }

@@ -1,13 +1,23 @@
 import type { SimulatorContext } from '../context';
-import { FAILING_TRANSFER_ACCOUNT_NUMBER, TRANSFER_FAILURE_REASON, findBankByCode } from '../banks';
-import { badRequest, notFound } from '../errors';
+import {
+  FAILING_TRANSFER_ACCOUNT_NUMBER,
+  RECIPIENT_TYPE_CURRENCIES,
+  TRANSFER_FAILURE_REASON,
+  findBank,
+  type RecipientType,
+} from '../banks';
+import { badRequest, duplicateReference, invalidRecipient, notFound } from '../errors';
 import type { Currency, MinorUnits } from '../money';
 import { transferToWire } from '../serializers';
 import type { Account } from '../state/accounts';
 import type { RecipientRecord, TransferRecord } from '../state/transfers';
 import { cancelScheduledCompletion, scheduleCompletion } from './completions';
 
+/** The OTP the simulator accepts on /transfer/finalize_transfer (the `transfer_otp` knob). */
+export const TRANSFER_OTP = '123456';
+
 export interface RecipientInput {
+  type: RecipientType;
   name: string;
   accountNumber: string;
   bankCode: string;
@@ -15,20 +25,25 @@ export interface RecipientInput {
 }
 
 /**
- * Adds a bank-account recipient. Adding the same bank account again returns
- * the existing recipient (as Paystack does), so retries are harmless.
- * The account name is taken from the request — there is no bank to resolve it.
+ * Adds a bank-account or mobile-money recipient. Its type must fit its currency (nuban NGN,
+ * kepss KES, mobile_money GHS/KES, …) and its bank. Adding the same account again returns the
+ * existing recipient (as Paystack does), so retries are harmless. The account name is taken
+ * from the request — there is no bank to resolve it.
  */
 export function createRecipient(ctx: SimulatorContext, account: Account, input: RecipientInput): RecipientRecord {
-  if (!/^\d{10}$/.test(input.accountNumber)) throw badRequest('account_number must be 10 digits');
-  const bank = findBankByCode(input.bankCode);
-  if (!bank) throw badRequest('Unknown bank code. See GET /bank');
+  if (!RECIPIENT_TYPE_CURRENCIES[input.type].includes(input.currency)) {
+    throw badRequest(`Recipients of type "${input.type}" are paid in ${RECIPIENT_TYPE_CURRENCIES[input.type].join(' or ')}`);
+  }
+  if (input.type === 'nuban' && !/^\d{10}$/.test(input.accountNumber)) throw badRequest('account_number must be 10 digits');
+  if (!/^\d{6,20}$/.test(input.accountNumber)) throw badRequest('Account number should be numeric');
+  const bank = findBank(input.bankCode, input.type);
+  if (!bank || bank.currency !== input.currency) throw badRequest('Unknown bank code. See GET /bank');
   const existing = account.recipients.findByAccount(bank.code, input.accountNumber);
   if (existing) return existing;
   return account.recipients.add({
     id: ctx.ids.numericId(),
     recipientCode: ctx.ids.code('RCP'),
-    type: 'nuban',
+    type: input.type,
     name: input.name,
     accountNumber: input.accountNumber,
     accountName: input.name.toUpperCase(),
@@ -50,23 +65,34 @@ export interface TransferInput {
 export type TransferOutcome = 'success' | 'failed';
 
 /**
- * Starts a payout from the (unlimited, simulated) balance. It is "pending"
- * until it settles; a transfer to the documented failing account number
- * (0000000000) fails. The same reference with the same payload returns the
- * original transfer.
+ * Paystack's rule for transfer references (API reference, Initiate Transfer): lowercase letters,
+ * digits, `-` and `_`, at least 16 characters.
+ */
+const TRANSFER_REFERENCE = /^[a-z0-9_-]+$/;
+const TRANSFER_REFERENCE_MIN_LENGTH = 16;
+
+/**
+ * Starts a payout from the (unlimited, simulated) balance. It is `pending` until it settles —
+ * or `otp` first, when the `transfer_otp` knob plays an account that requires an OTP. A
+ * transfer to the documented failing account number (0000000000) fails. A reused reference is
+ * refused (`400 duplicate_reference`; verify the reference to learn the first transfer's fate),
+ * unless the `duplicate_references` knob says `replay` and the request is the same.
  */
 export function createTransfer(ctx: SimulatorContext, account: Account, input: TransferInput): TransferRecord {
   const recipient = account.recipients.find(input.recipientCode);
-  if (!recipient) throw badRequest('Recipient specified is invalid');
+  if (!recipient) throw invalidRecipient();
+  if (recipient.currency !== input.currency) throw badRequest(`The recipient is paid in ${recipient.currency}, not ${input.currency}`);
   const reference = input.reference ?? ctx.ids.reference();
+  if (!TRANSFER_REFERENCE.test(reference)) throw badRequest('Your reference contains illegal special characters');
+  if (reference.length < TRANSFER_REFERENCE_MIN_LENGTH) {
+    throw badRequest(`reference must be at least ${TRANSFER_REFERENCE_MIN_LENGTH} characters`);
+  }
   const existing = account.transfers.find(reference);
   if (existing) {
     const sameTransfer =
-      existing.amount === input.amount &&
-      existing.currency === input.currency &&
-      existing.recipientCode === input.recipientCode;
-    if (sameTransfer) return existing;
-    throw badRequest('Duplicate Transfer Reference');
+      existing.amount === input.amount && existing.currency === input.currency && existing.recipientCode === input.recipientCode;
+    if (sameTransfer && ctx.knobs.current.duplicateReferences === 'replay') return existing;
+    throw duplicateReference('Please provide a unique reference. Reference already exists on a transfer', 'Create a new reference for the new transfer');
   }
 
   const now = ctx.now();
@@ -78,15 +104,26 @@ export function createTransfer(ctx: SimulatorContext, account: Account, input: T
     currency: input.currency,
     recipientCode: recipient.recipientCode,
     reason: input.reason ?? null,
-    status: 'pending',
+    status: ctx.knobs.current.transferOtp ? 'otp' : 'pending',
     failureReason: null,
     transferredAt: null,
     createdAt: now,
     updatedAt: now,
   });
-  scheduleCompletion(ctx, account, completionKey(transfer), () =>
-    completeTransfer(ctx, account, transfer, naturalOutcome(recipient)),
-  );
+  if (transfer.status === 'pending') scheduleSettlement(ctx, account, transfer, recipient);
+  return transfer;
+}
+
+/** `POST /transfer/finalize_transfer`: the OTP releases a transfer waiting in `otp`. */
+export function finalizeTransfer(ctx: SimulatorContext, account: Account, transferCode: string, otp: string): TransferRecord {
+  const transfer = account.transfers.findByCode(transferCode);
+  if (!transfer) throw badRequest('Transfer code is invalid');
+  if (transfer.status !== 'otp') throw badRequest(`Transfer is not awaiting an OTP (it is ${transfer.status})`);
+  if (otp !== TRANSFER_OTP) throw badRequest('Invalid OTP');
+  transfer.status = 'pending';
+  transfer.updatedAt = ctx.now();
+  const recipient = account.recipients.find(transfer.recipientCode);
+  if (recipient) scheduleSettlement(ctx, account, transfer, recipient);
   return transfer;
 }
 
@@ -118,6 +155,10 @@ export function completeTransfer(
     transferToWire(account, transfer),
   );
   return transfer;
+}
+
+function scheduleSettlement(ctx: SimulatorContext, account: Account, transfer: TransferRecord, recipient: RecipientRecord): void {
+  scheduleCompletion(ctx, account, completionKey(transfer), () => completeTransfer(ctx, account, transfer, naturalOutcome(recipient)));
 }
 
 function naturalOutcome(recipient: RecipientRecord): TransferOutcome {

@@ -26,4 +26,9 @@ export class CustomerStore {
   findByEmail(email: string): CustomerRecord | undefined {
     return this.byEmail.get(email);
   }
+
+  findById(id: number): CustomerRecord | undefined {
+    for (const customer of this.byCode.values()) if (customer.id === id) return customer;
+    return undefined;
+  }
 }

@@ -1,9 +1,10 @@
 import type { Currency, MinorUnits } from '../money';
 
 /**
- * Paystack's dispute statuses. A new dispute waits for the merchant; once the
- * merchant submits evidence it waits for the bank; the bank's decision
- * (simulated through /sim/disputes/:id/resolve) resolves it.
+ * Paystack's dispute statuses. A new dispute waits for the merchant. Evidence alone changes
+ * nothing: the merchant contests with `PUT /dispute/:id/resolve` (`declined`, with evidence and
+ * an uploaded file), after which it waits for the bank, whose decision (simulated through
+ * /sim/disputes/:id/resolve) resolves it; or accepts (`merchant-accepted`), which resolves it.
  */
 export type DisputeStatus = 'awaiting-merchant-feedback' | 'awaiting-bank-feedback' | 'resolved';
 
@@ -38,6 +39,10 @@ export interface DisputeRecord {
   category: 'chargeback';
   reason: string | null;
   evidence: DisputeEvidence | null;
+  /** File names handed out by `GET /dispute/:id/upload_url`, and whether the file arrived. */
+  uploads: Map<string, { uploaded: boolean }>;
+  /** What the merchant wrote when resolving. */
+  note: string | null;
   dueAt: Date;
   resolvedAt: Date | null;
   createdAt: Date;

@@ -1,23 +1,26 @@
 import type { Currency, MinorUnits } from '../money';
 
 /**
- * A preauthorization (hold) on a reusable card authorization.
- * reserved → captured | released; a reservation the issuer refuses is "failed".
+ * A preauthorization (hold) on a reusable card authorization, with Paystack's statuses:
+ * authorized → captured | released; a reservation the issuer refuses is "failed".
  */
-export type HoldStatus = 'reserved' | 'captured' | 'released' | 'failed';
+export type HoldStatus = 'authorized' | 'captured' | 'released' | 'failed';
 
 export interface HoldRecord {
+  id: number;
   reference: string;
   authorizationCode: string;
   email: string;
   amount: MinorUnits;
   currency: Currency;
   status: HoldStatus;
+  /** The issuer's answer ("Approved", "Insufficient Funds"). */
   gatewayResponse: string;
   capturedAmount: MinorUnits | null;
   fees: MinorUnits | null;
   createdAt: Date;
-  updatedAt: Date;
+  capturedAt: Date | null;
+  releasedAt: Date | null;
 }
 
 export class HoldStore {

@@ -27,6 +27,11 @@ export class RefundStore {
     return this.byId.get(id);
   }
 
+  /** The transaction's refunds, oldest first. */
+  ofTransaction(transactionReference: string): RefundRecord[] {
+    return [...this.byId.values()].filter((refund) => refund.transactionReference === transactionReference);
+  }
+
   /** Everything already promised back to the customer: pending and processed refunds. */
   committedAmountFor(transactionReference: string): MinorUnits {
     let total = 0;

@@ -11,7 +11,8 @@ import type { Currency, MinorUnits } from '../money';
  */
 export type TransactionStatus = 'abandoned' | 'ongoing' | 'success' | 'failed';
 
-export type TransactionChannel = 'card' | 'dedicated_nuban';
+/** `preauth`: a captured preauthorization, as Paystack reports it. */
+export type TransactionChannel = 'card' | 'dedicated_nuban' | 'preauth';
 
 /** How the transaction came to exist — decides which idempotency rules apply to its reference. */
 export type TransactionOrigin = 'checkout' | 'charge_authorization' | 'preauthorization' | 'dedicated_account_deposit';
@@ -29,6 +30,8 @@ export interface TransactionRecord {
   channel: TransactionChannel;
   /** The provider's fee in minor units, set once the charge succeeds. */
   fees: MinorUnits | null;
+  /** The customer paid `fees` on top of `amount` (the account passes its fees on: `customer_bears_fees`). */
+  feesBorneByCustomer?: boolean;
   paidAt: Date | null;
   createdAt: Date;
   metadata: Metadata | null;

@@ -1,9 +1,10 @@
+import type { RecipientType } from '../banks';
 import type { Currency, MinorUnits } from '../money';
 
 export interface RecipientRecord {
   id: number;
   recipientCode: string;
-  type: 'nuban';
+  type: RecipientType;
   name: string;
   accountNumber: string;
   accountName: string;
@@ -13,8 +14,11 @@ export interface RecipientRecord {
   createdAt: Date;
 }
 
-/** pending → success | failed (Paystack's transfer statuses). */
-export type TransferStatus = 'pending' | 'success' | 'failed';
+/**
+ * Paystack's transfer statuses used here: `otp` (waiting for /transfer/finalize_transfer, when
+ * the account requires an OTP for transfers) → pending → success | failed.
+ */
+export type TransferStatus = 'otp' | 'pending' | 'success' | 'failed';
 
 export interface TransferRecord {
   id: number;
@@ -62,5 +66,10 @@ export class TransferStore {
 
   find(reference: string): TransferRecord | undefined {
     return this.byReference.get(reference);
+  }
+
+  findByCode(transferCode: string): TransferRecord | undefined {
+    for (const transfer of this.byReference.values()) if (transfer.transferCode === transferCode) return transfer;
+    return undefined;
   }
 }

@@ -2,6 +2,7 @@ import { IsEmail, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength 
 import { ListQueryDto } from '../pagination';
 
 export class CreateCustomerRequest {
+  /** @example "ada@example.com" */
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
   @MaxLength(254)
   email: string;
@@ -12,6 +13,7 @@ export class CreateCustomerRequest {
   @MaxLength(200)
   name?: string;
 
+  /** @example "+2348012345678" */
   @IsOptional()
   @Matches(/^\+?[0-9][0-9 ()-]{4,19}$/, { message: 'phone must be a phone number such as +2348012345678' })
   phone?: string;
@@ -27,7 +29,7 @@ export class ListCustomersQuery extends ListQueryDto {
   email?: string;
 }
 
-export interface CustomerResponse {
+export class CustomerResponse {
   reference: string;
   email: string;
   name: string | null;

@@ -1,1 +1,1 @@
-export * from './envelope';
+export * from './envelope.dto';

@@ -36,6 +36,10 @@ describe('error code catalog', () => {
     expect(ERROR_HTTP_STATUS[code as keyof typeof ERROR_HTTP_STATUS]).toBe(status);
   });
 
+  it('answers capability_not_supported with HTTP 422: a request the configured provider cannot serve (docs/provider-adapter.md)', () => {
+    expect(ERROR_HTTP_STATUS.capability_not_supported).toBe(422);
+  });
+
   it('does not mistake unknown strings or inherited keys for codes', () => {
     expect(isErrorCode('toString')).toBe(false);
     expect(isErrorCode('payment_failed_somehow')).toBe(false);

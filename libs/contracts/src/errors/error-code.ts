@@ -57,6 +57,9 @@ export const ERROR_HTTP_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   insufficient_wallet_balance: 422,
+  // The configured upstream provider does not offer this for this currency (holds outside ZAR on
+  // Paystack, a currency the provider account has not enabled, …): refused before anything moves.
+  capability_not_supported: 422,
   // The card issuer refused an authorization hold (payment intents).
   authorization_declined: 402,
   idempotency_key_reused: 422,

@@ -6,6 +6,7 @@ export const MAX_PAGE_SIZE = 100;
 
 /** `?limit=&cursor=` shared by every cursor-paginated list (newest first). */
 export class ListQueryDto {
+  /** Page size; 20 when omitted. */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -13,6 +14,7 @@ export class ListQueryDto {
   @Max(MAX_PAGE_SIZE)
   limit?: number;
 
+  /** `meta.next_cursor` of the previous page. */
   @IsOptional()
   @IsString()
   @MaxLength(200)

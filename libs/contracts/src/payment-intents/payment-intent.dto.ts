@@ -14,6 +14,11 @@ export class CreatePaymentIntentRequest {
   @IsIn(['manual'], { message: 'capture_method must be "manual"' })
   capture_method: 'manual';
 
+  /**
+   * NGN by default; one the mode's provider account cannot hold in (with Paystack: anything but ZAR)
+   * is 422 `capability_not_supported`.
+   * @example "NGN"
+   */
   @IsOptional()
   @IsString({ message: 'currency must be a string' })
   currency?: string;
@@ -36,7 +41,7 @@ export class CapturePaymentIntentRequest {
   amount?: number;
 }
 
-export interface PaymentIntentResponse {
+export class PaymentIntentResponse {
   intent_reference: string;
   status: PaymentIntentStatus;
   amount: number;

@@ -32,19 +32,28 @@ export class PaymentSplitRequest {
 }
 
 export class InitializePaymentRequest {
-  /** Major unit (e.g. 1500.50 NGN); exactness, range and minimum are checked by the service. */
+  /**
+   * Major unit (e.g. 1500.50 NGN); exactness, range and minimum are checked by the service.
+   * @example 1500.5
+   */
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
   amount: number;
 
+  /** @example "ada@example.com" */
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
   @MaxLength(254)
   email: string;
 
-  /** NGN by default; anything else than NGN, USD, GBP, KES is `invalid_currency`. */
+  /**
+   * NGN by default; anything else than NGN, USD, GBP, KES is `invalid_currency`, and one the
+   * mode's provider account does not take payments in (GBP with Paystack) is 422 `capability_not_supported`.
+   * @example "NGN"
+   */
   @IsOptional()
   @IsString({ message: 'currency must be a string' })
   currency?: string;
 
+  /** @example "https://shop.example.com/orders/1042/paid" */
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'callback_url must be an http(s) URL' })
   @MaxLength(2048)
@@ -118,14 +127,18 @@ export class ListCustomerPaymentsQuery extends ListQueryDto {
   status?: PaymentStatus;
 }
 
-export interface InitializePaymentResponse {
+export class InitializePaymentResponse {
+  /** @example "PAY-6f1c2a9e0b7d4c3a8e51" */
   reference: string;
-  /** A gateway URL (it redirects to the hosted checkout); null for a scheduled charge. */
+  /**
+   * A gateway URL (it redirects to the hosted checkout); null for a scheduled charge.
+   * @example "https://pay.example.com/checkout/PAY-6f1c2a9e0b7d4c3a8e51"
+   */
   authorization_url: string | null;
   status: PaymentStatus;
 }
 
-export interface PaymentSplitResponse {
+export class PaymentSplitResponse {
   subaccount: string;
   share: number;
   /** The sub-account's part, set once the payment succeeded. */
@@ -133,7 +146,7 @@ export interface PaymentSplitResponse {
 }
 
 /** The saved card of a successful payment: charge it again with its `authorization_code`. */
-export interface PaymentAuthorizationResponse {
+export class PaymentAuthorizationResponse {
   authorization_code: string;
   reusable: boolean;
   brand: string | null;
@@ -143,16 +156,27 @@ export interface PaymentAuthorizationResponse {
   bank: string | null;
 }
 
-export interface PaymentResponse {
+/** The fees of a successful payment, in the payment's currency. */
+export class PaymentFeesResponse {
+  platform: number;
+  provider: number;
+}
+
+export class PaymentResponse {
+  /** @example "PAY-6f1c2a9e0b7d4c3a8e51" */
   reference: string;
   status: PaymentStatus;
+  /** @example 1500.5 */
   amount: number;
+  /** @example "NGN" */
   currency: string;
   /** amount − platform fee − provider fee; null until the payment succeeded. */
   net_amount: number | null;
-  fees: { platform: number; provider: number } | null;
+  fees: PaymentFeesResponse | null;
   amount_refunded: number;
+  /** @example "ada@example.com" */
   email: string;
+  /** @example "CUS_0b7d4c3a8e51f6a2" */
   customer_reference: string;
   authorization_url: string | null;
   callback_url: string | null;
@@ -182,7 +206,7 @@ export class SandboxRunScanRequest {
   as_of?: string;
 }
 
-export interface SandboxScanResponse {
+export class SandboxScanResponse {
   scan: string;
   affected: number;
 }
@@ -224,17 +248,23 @@ export class BulkPaymentItemRequest {
   type: (typeof BULK_ITEM_TYPES)[number];
 }
 
-export interface PaymentBatchItemResponse {
+/** Why a bulk item failed: the code and message a single request would have answered with. */
+export class PaymentBatchItemErrorResponse {
+  code: string;
+  message: string;
+}
+
+export class PaymentBatchItemResponse {
   /** Position of the item in the request. */
   index: number;
   type: 'initialize' | 'charge';
   status: 'pending' | 'succeeded' | 'failed';
   payment_reference: string | null;
   payment_status: string | null;
-  error: { code: string; message: string } | null;
+  error: PaymentBatchItemErrorResponse | null;
 }
 
-export interface PaymentBatchResponse {
+export class PaymentBatchResponse {
   batch_reference: string;
   status: 'processing' | 'completed';
   total: number;

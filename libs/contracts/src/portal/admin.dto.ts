@@ -14,18 +14,20 @@ export class ProvisionDeveloperRequest {
 }
 
 export class SetFeeOverrideRequest {
-  /** Flat platform fee per successful transaction in the major unit; 0 = no fee. */
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimals' })
+  /** Flat platform fee per successful transaction in the major unit, at most 2 decimals; 0 = no fee. */
+  // Exactness (2 decimals, no float artefacts, a size that keeps its cents) is checked by the
+  // controller's parseRequestAmount: class-validator's maxDecimalPlaces throws on `1e-7`.
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
   @Min(0)
   amount: number;
 }
 
-export interface FeeOverrideResponse {
+export class FeeOverrideResponse {
   currency: string;
   amount: number;
 }
 
-export interface AdminDeveloperResponse {
+export class AdminDeveloperResponse {
   id: string;
   email: string;
   name: string;
@@ -35,7 +37,7 @@ export interface AdminDeveloperResponse {
   fee_overrides: FeeOverrideResponse[];
 }
 
-export interface ProvisionedDeveloperResponse {
+export class ProvisionedDeveloperResponse {
   developer: AdminDeveloperResponse;
   owner_invitation: InvitationResponse;
 }

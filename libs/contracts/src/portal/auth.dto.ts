@@ -20,7 +20,7 @@ export class TotpCodeRequest {
 }
 
 /** `totp_required`: the password was right; send the code to POST /api/portal/auth/login/totp. */
-export interface LoginResponse {
+export class LoginResponse {
   stage: 'active' | 'totp_required';
   /** Echo in X-CSRF-Token on every POST/PUT/PATCH/DELETE of this session. */
   csrf_token: string;
@@ -28,7 +28,7 @@ export interface LoginResponse {
   user?: MeResponse;
 }
 
-export interface CsrfTokenResponse {
+export class CsrfTokenResponse {
   csrf_token: string;
 }
 
@@ -60,6 +60,6 @@ export class AcceptInvitationRequest extends PasswordResetConfirmRequest {
 }
 
 /** Answered for a password-reset request whatever the address, so it reveals no accounts. */
-export interface AcceptedResponse {
+export class AcceptedResponse {
   accepted: true;
 }

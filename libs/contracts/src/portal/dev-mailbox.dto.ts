@@ -6,7 +6,7 @@ export class DevMailboxQuery {
   to?: string;
 }
 
-export interface DevMailResponse {
+export class DevMailResponse {
   id: string;
   to: string;
   subject: string;

@@ -18,7 +18,7 @@ export class AddIpAllowlistEntryRequest {
   label?: string;
 }
 
-export interface IpAllowlistEntryResponse {
+export class IpAllowlistEntryResponse {
   id: string;
   cidr: string;
   api_key_id: string | null;

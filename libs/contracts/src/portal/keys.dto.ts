@@ -41,7 +41,7 @@ export class SetKeyScopesRequest {
   scopes: Scope[];
 }
 
-export interface PortalKeyResponse {
+export class PortalKeyResponse {
   id: string;
   mode: Mode;
   kind: ApiKeyKind;
@@ -57,12 +57,12 @@ export interface PortalKeyResponse {
   last_used_ip: string | null;
 }
 
-export interface IssuedPortalKeyResponse {
+export class IssuedPortalKeyResponse {
   key: PortalKeyResponse;
   /** Shown exactly once. */
   secret: string;
 }
 
-export interface RotatedPortalKeyResponse extends IssuedPortalKeyResponse {
+export class RotatedPortalKeyResponse extends IssuedPortalKeyResponse {
   previous: PortalKeyResponse;
 }

@@ -2,7 +2,16 @@ import { IsIn } from 'class-validator';
 import { type Mode, MODES } from '../common';
 import type { AccountRole, PlatformRole } from './roles';
 
-export interface MeResponse {
+/** The developer account a portal user works in. */
+export class MeAccountResponse {
+  developer_id: string;
+  name: string;
+  role: AccountRole;
+  email_verified: boolean;
+  identity_verified: boolean;
+}
+
+export class MeResponse {
   id: string;
   email: string;
   name: string;
@@ -10,23 +19,17 @@ export interface MeResponse {
   totp_enabled: boolean;
   platform_role: PlatformRole | null;
   /** Null for platform staff without a developer account. */
-  account: {
-    developer_id: string;
-    name: string;
-    role: AccountRole;
-    email_verified: boolean;
-    identity_verified: boolean;
-  } | null;
+  account: MeAccountResponse | null;
   session: { mode: Mode; expires_at: string; idle_expires_at: string };
 }
 
-export interface TotpEnrollResponse {
+export class TotpEnrollResponse {
   /** Base32; shown only here. Confirm with POST /api/portal/me/totp/confirm. */
   secret: string;
   otpauth_url: string;
 }
 
-export interface TotpStatusResponse {
+export class TotpStatusResponse {
   totp_enabled: boolean;
 }
 
@@ -35,6 +38,6 @@ export class SetModeRequest {
   mode: Mode;
 }
 
-export interface ModeResponse {
+export class ModeResponse {
   mode: Mode;
 }

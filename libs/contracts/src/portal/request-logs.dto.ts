@@ -40,7 +40,7 @@ export class RequestLogsQuery extends ListQueryDto {
 }
 
 /** A logged merchant API request; bodies are redacted before storage. */
-export interface RequestLogResponse {
+export class RequestLogResponse {
   id: string;
   request_id: string;
   created_at: string;

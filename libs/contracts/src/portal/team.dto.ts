@@ -15,7 +15,7 @@ export class ChangeRoleRequest {
   role: AccountRole;
 }
 
-export interface TeamMemberResponse {
+export class TeamMemberResponse {
   user_id: string;
   email: string;
   name: string;
@@ -23,7 +23,7 @@ export interface TeamMemberResponse {
   joined_at: string;
 }
 
-export interface InvitationResponse {
+export class InvitationResponse {
   id: string;
   email: string;
   role: AccountRole;

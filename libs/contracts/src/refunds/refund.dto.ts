@@ -5,12 +5,16 @@ export const REFUND_STATUSES = ['pending', 'processed', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export class CreateRefundRequest {
+  /** @example "PAY-6f1c2a9e0b7d4c3a8e51" */
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   payment_reference: string;
 
-  /** Major unit; omitted = everything not yet refunded. */
+  /**
+   * Major unit; omitted = everything not yet refunded.
+   * @example 500
+   */
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
   amount?: number;
@@ -22,14 +26,14 @@ export class CreateRefundRequest {
 }
 
 export class ListRefundsQuery extends ListQueryDto {
-  /** A payment reference (`PAY_…`). */
+  /** A payment reference (`PAY-…`). */
   @IsOptional()
   @IsString()
   @MaxLength(100)
   payment?: string;
 }
 
-export interface RefundResponse {
+export class RefundResponse {
   reference: string;
   payment_reference: string;
   amount: number;

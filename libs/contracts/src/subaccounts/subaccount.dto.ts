@@ -42,7 +42,7 @@ export class CreateSubaccountRequest {
 }
 
 /** A sub-account on the wire. The full account number is never returned, only its last 4 digits. */
-export interface SubaccountResponse {
+export class SubaccountResponse {
   code: string;
   business_name: string;
   bank_code: string;

@@ -46,7 +46,7 @@ export class ListLedgerEntriesQuery extends ListQueryDto {
   to?: string;
 }
 
-export interface WalletBalanceResponse {
+export class WalletBalanceResponse {
   available_balance: number;
   pending_balance: number;
   reserved_balance: number;
@@ -55,7 +55,7 @@ export interface WalletBalanceResponse {
   currency: string;
 }
 
-export interface LedgerEntryResponse {
+export class LedgerEntryResponse {
   id: string;
   type: LedgerEntryType;
   /** Always positive; `direction` says which way it moved the balance. */

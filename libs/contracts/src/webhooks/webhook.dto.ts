@@ -47,7 +47,7 @@ export class TestWebhookRequest {
   webhook_id: string;
 }
 
-export interface WebhookResponse {
+export class WebhookResponse {
   id: string;
   url: string;
   events: EventName[];
@@ -61,7 +61,25 @@ export interface WebhookResponse {
   previous_secret_expires_at?: string | null;
 }
 
-export interface WebhookLogResponse {
+export class WebhookDeletedResponse {
+  id: string;
+  deleted: true;
+}
+
+/**
+ * Why an attempt failed, as a short class: never the receiver's or the socket's own words, which
+ * would turn the delivery log into a probe of whatever the URL reaches.
+ * `http_status`: answered, but not 2xx (see `status_code`; 3xx included, redirects are not followed);
+ * `timeout`: no answer within the attempt's deadline; `dns`: the host does not resolve; `refused`:
+ * the connection was refused; `tls`: the TLS handshake or certificate failed; `invalid_response`: the
+ * answer was not HTTP; `connection`: any other network failure (reset, unreachable);
+ * `url_not_allowed`: the URL rules refused the target at connect time (e.g. its host now resolves to
+ * a private address); `not_sent`: the gateway could not prepare the attempt (its operator's logs say why).
+ */
+export const WEBHOOK_ATTEMPT_ERRORS = ['http_status', 'timeout', 'dns', 'refused', 'tls', 'invalid_response', 'connection', 'url_not_allowed', 'not_sent'] as const;
+export type WebhookAttemptError = (typeof WEBHOOK_ATTEMPT_ERRORS)[number];
+
+export class WebhookLogResponse {
   log_id: string;
   webhook_id: string;
   event_id: string;
@@ -71,13 +89,15 @@ export interface WebhookLogResponse {
   success: boolean;
   status_code: number | null;
   latency_ms: number;
-  error: string | null;
+  /** Why the attempt failed, as a short class (never the socket's or receiver's words); null when it succeeded. */
+  error: WebhookAttemptError | null;
+  /** The first 1024 characters of the answer, kept only from a target the live-mode URL rules accept. */
   response_body: string | null;
   created_at: string;
 }
 
 /** Result of a test delivery or a manual retry: the receiver's body is never returned here. */
-export interface WebhookAttemptResponse {
+export class WebhookAttemptResponse {
   log_id: string;
   event_id: string;
   success: boolean;

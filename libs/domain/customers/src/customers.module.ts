@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { EventsModule } from '@gateway/domain/events';
+import { EventsModule } from '@gateway/domain/webhooks';
 import { CustomerEntity } from './customer.entity';
 import { CustomersService } from './customers.service';
 

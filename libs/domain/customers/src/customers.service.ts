@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EventsService } from '@gateway/domain/events';
-import { Clock, decodeCursor, type DeveloperContext, DomainError, inTransaction, type Page, toPage } from '@gateway/platform';
+import { EventsService } from '@gateway/domain/webhooks';
+import { Clock, type DeveloperContext, DomainError, inTransaction, newestFirst, type Page } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { type EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -76,18 +76,10 @@ export class CustomersService {
   }
 
   async list(ctx: DeveloperContext, filter: CustomerListFilter): Promise<Page<CustomerEntity>> {
-    const query = this.customers
-      .createQueryBuilder('c')
-      .where('c.developer_id = :developerId AND c.mode = :mode', ctx)
-      .orderBy('c.created_at', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .limit(filter.limit + 1);
+    const page = newestFirst.page(filter);
+    const query = this.customers.createQueryBuilder('c').where('c.developer_id = :developerId AND c.mode = :mode', ctx);
     if (filter.email) query.andWhere('lower(c.email) = lower(:email)', { email: filter.email });
-    if (filter.cursor) {
-      const after = decodeCursor(filter.cursor);
-      query.andWhere('(c.created_at, c.id) < (:createdAt, :id)', after);
-    }
-    return toPage(await query.getMany(), filter.limit, (c) => c);
+    return page.toPage(await page.applyTo(query, 'c').getMany(), (c) => c);
   }
 
   private async insertIfAbsent(manager: EntityManager, ctx: DeveloperContext, input: NewCustomer): Promise<CustomerEntity | null> {

@@ -3,7 +3,7 @@ import { DevelopersModule, DevelopersService } from '@gateway/domain/developers'
 import { ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { DataSource } from 'typeorm';
-import { requestFingerprint } from './canonical-json';
+import { requestFingerprint } from './request-fingerprint';
 import { IdempotencyModule } from './idempotency.module';
 import { type ClaimOutcome, type IdempotencyClaim, type IdempotentRequest, IdempotencyService } from './idempotency.service';
 

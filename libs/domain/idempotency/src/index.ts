@@ -6,5 +6,5 @@ export {
   type IdempotentRequest,
   type StoredResponse,
 } from './idempotency.service';
-export { canonicalJson, requestFingerprint } from './canonical-json';
+export { requestFingerprint, stableJson } from './request-fingerprint';
 export { IDEMPOTENCY_KEY_MAX_LENGTH, idempotencyKeyProblem } from './idempotency-key-format';

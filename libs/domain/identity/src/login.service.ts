@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@gateway/platform';
+import { DomainError, validationError } from '@gateway/platform';
 import { LoginThrottleService } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
 import { UsersService } from './users.service';
@@ -18,10 +18,16 @@ export class LoginService {
 
   /**
    * Returns the user id when the password is right.
-   * @throws too_many_attempts (address locked), authentication_failed (unknown e-mail, no
-   * password set yet, or wrong password — all answered identically)
+   * @throws validation_error (e-mail or password not a string: refused before any lookup or
+   * hash, so the answer cannot depend on the account), too_many_attempts (address locked),
+   * authentication_failed (unknown e-mail, no password set yet, or wrong password — all answered
+   * identically), service_unavailable (too many passwords being checked at once)
    */
-  async verifyPassword(email: string, password: string): Promise<string> {
+  async verifyPassword(email: unknown, password: unknown): Promise<string> {
+    if (typeof email !== 'string' || typeof password !== 'string') {
+      throw validationError(typeof email !== 'string' ? 'email' : 'password', 'must be a string');
+    }
+    this.hasher.assertRoom();
     await this.throttle.assertNotLocked(email);
     const user = await this.users.findByEmail(email);
     const ok = await this.hasher.verify(user?.passwordHash ?? null, password);

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@gateway/contracts';
-import { DomainError } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, BoundedConcurrency, ConcurrencyQueueFullError, DomainError } from '@gateway/platform';
 
 // The maximum matters too: argon2 work grows with the input, so one request must not buy minutes of CPU.
 
@@ -9,32 +9,64 @@ import { DomainError } from '@gateway/platform';
 const HASH_OPTIONS = { type: argon2.argon2id } as const;
 
 /**
- * Password hashing and checking. Verifying against a missing user runs a full argon2 check on a
- * dummy hash, so the answer takes as long whether or not the e-mail exists.
+ * What a password is checked against when the address has no account (or no password yet): a
+ * hash made with HASH_OPTIONS of random bytes nobody kept. A constant rather than one made at
+ * first use, so the first unknown address costs no extra hash either (password-hasher.spec.ts
+ * checks that its parameters still equal those of a fresh hash).
+ */
+export const DUMMY_HASH = '$argon2id$v=19$m=65536,t=3,p=4$r9l1LL8wkVqqiQ+LUKaEmQ$BxRPJHjdoseVvMkksf/2n8FImH4zDjyx+m1uRk75QxE';
+
+/**
+ * Password hashing and checking. Verifying against a missing user runs the very same argon2 check
+ * on DUMMY_HASH, so the answer costs as long and ends the same way whether or not the e-mail exists.
+ *
+ * Every hash takes a slot of a bounded queue (PORTAL_PASSWORD_HASH_CONCURRENCY at once,
+ * PORTAL_PASSWORD_HASH_QUEUE waiting): a flood of sign-ins cannot pile up argon2 work behind which
+ * a real user would wait for seconds; past the queue the answer is an immediate 503.
  */
 @Injectable()
 export class PasswordHasher {
-  private dummyHash?: Promise<string>;
+  private readonly slots: BoundedConcurrency;
 
-  /** @throws validation_error for a password outside the length policy */
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const { concurrency, maxWaiting } = config.portal.passwordHashing;
+    this.slots = new BoundedConcurrency(concurrency, maxWaiting);
+  }
+
+  /** @throws validation_error for a password outside the length policy; service_unavailable when the hashing queue is full */
   async hash(password: string): Promise<string> {
     assertPasswordPolicy(password);
-    return argon2.hash(password, HASH_OPTIONS);
+    return this.inTurn(() => argon2.hash(password, HASH_OPTIONS));
   }
 
+  /** @throws service_unavailable when the hashing queue is full (for a known and an unknown address alike) */
   async verify(hash: string | null, password: string): Promise<boolean> {
     if (password.length > PASSWORD_MAX_LENGTH) return false;
-    if (!hash) {
-      this.dummyHash ??= argon2.hash('not-a-password-of-anyone', HASH_OPTIONS);
-      await argon2.verify(await this.dummyHash, password);
-      return false;
-    }
+    const matches = await this.inTurn(() => argon2.verify(hash ?? DUMMY_HASH, password).catch(() => false));
+    return hash !== null && matches;
+  }
+
+  /**
+   * For callers with work to do before hashing (database lookups): refuses at once, before that
+   * work, when the hash would be refused anyway, so a flood costs the database nothing either.
+   * @throws service_unavailable when the hashing queue is full
+   */
+  assertRoom(): void {
+    if (!this.slots.hasRoom) throw busy();
+  }
+
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await argon2.verify(hash, password);
-    } catch {
-      return false;
+      return await this.slots.run(work);
+    } catch (error) {
+      if (error instanceof ConcurrencyQueueFullError) throw busy();
+      throw error;
     }
   }
+}
+
+function busy(): DomainError {
+  return new DomainError('service_unavailable', 'Too many sign-ins are being checked right now. Try again in a few seconds.');
 }
 
 /** @throws validation_error */

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Amount, CURRENCIES, type Currency, type DeveloperContext, DomainError } from '@gateway/platform';
+import { Amount, CURRENCIES, type Currency, defineCursor, defineKeyset, type DeveloperContext, type Page } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { BucketDeltas, SlotBalance } from './posting-plan';
 import type { Bucket, EntryType, LedgerEntryFilter, LedgerEntryView, Posting } from './ledger.types';
+
+/** Wallet entries page by their sequence number, newest (highest) first. */
+const walletEntryOrder = defineKeyset(defineCursor({ seq: 'bigint' }), { seq: 'seq' });
 
 /** Every wallet's balance is spread over this many rows (see docs/ledger.md). */
 export const WALLET_SLOT_COUNT = 16;
@@ -200,15 +203,18 @@ export class LedgerRepository {
    * The merchant's wallet lines, newest first, keyset-paginated on seq. Without a currency filter
    * each currency is read through its own index range and the results merged, so a page never
    * sorts the merchant's whole history.
+   * @throws validation_error for a cursor this list did not issue
    */
-  async listWalletEntries(manager: EntityManager, ctx: DeveloperContext, filter: LedgerEntryFilter, beforeSeq: bigint | null): Promise<Array<LedgerEntryView & { seq: bigint }>> {
-    const params: unknown[] = [ctx.developerId, ctx.mode, filter.limit + 1];
+  async listWalletEntries(manager: EntityManager, ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {
+    const page = walletEntryOrder.page(filter);
+    const params: unknown[] = [ctx.developerId, ctx.mode];
     const param = (value: unknown) => {
       params.push(value);
       return `$${params.length}`;
     };
+    const keyset = page.sql(param);
     const conditions = ['developer_id = $1', 'mode = $2', `account = 'wallet'`];
-    if (beforeSeq !== null) conditions.push(`seq < ${param(beforeSeq.toString())}`);
+    if (keyset.where) conditions.push(keyset.where);
     if (filter.type) conditions.push(`entry_type = ${param(filter.type)}`);
     if (filter.reference) conditions.push(`reference = ${param(filter.reference)}`);
     if (filter.from) conditions.push(`created_at >= ${param(filter.from)}`);
@@ -216,31 +222,22 @@ export class LedgerRepository {
     const columns = 'id, seq, entry_type, amount, bucket, currency, reference, description, created_at';
     const currencies = filter.currency ? [filter.currency] : CURRENCIES;
     const perCurrency = currencies.map(
-      (currency) => `(SELECT ${columns} FROM ledger_entries WHERE ${[...conditions, `currency = ${param(currency)}`].join(' AND ')} ORDER BY seq DESC LIMIT $3)`,
+      (currency) => `(SELECT ${columns} FROM ledger_entries WHERE ${[...conditions, `currency = ${param(currency)}`].join(' AND ')} ORDER BY ${keyset.orderBy} LIMIT ${keyset.limit})`,
     );
-    const rows: EntryRow[] = await manager.query(`SELECT * FROM (${perCurrency.join(' UNION ALL ')}) AS page ORDER BY seq DESC LIMIT $3`, params);
-    return rows.map((r) => ({
-      id: r.id,
-      seq: BigInt(r.seq),
-      entryType: r.entry_type,
-      amount: Amount.parse(r.amount),
-      bucket: r.bucket,
-      currency: r.currency,
-      reference: r.reference,
-      description: r.description,
-      createdAt: r.created_at,
-    }));
+    const rows: EntryRow[] = await manager.query(`SELECT * FROM (${perCurrency.join(' UNION ALL ')}) AS page ORDER BY ${keyset.orderBy} LIMIT ${keyset.limit}`, params);
+    return page.toPage(rows, toEntryView, (r) => ({ seq: BigInt(r.seq) }));
   }
 }
 
-/** Opaque to clients: base64url of "seq:<n>". */
-export function encodeLedgerCursor(seq: bigint): string {
-  return Buffer.from(`seq:${seq}`, 'utf8').toString('base64url');
-}
-
-/** @throws validation_error for a cursor this service did not issue. */
-export function decodeLedgerCursor(cursor: string): bigint {
-  const match = /^seq:(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw new DomainError('validation_error', 'The cursor is not valid.', { cursor: ['is not a cursor returned by this API'] });
-  return BigInt(match[1]);
+function toEntryView(r: EntryRow): LedgerEntryView {
+  return {
+    id: r.id,
+    entryType: r.entry_type,
+    amount: Amount.parse(r.amount),
+    bucket: r.bucket,
+    currency: r.currency,
+    reference: r.reference,
+    description: r.description,
+    createdAt: r.created_at,
+  };
 }

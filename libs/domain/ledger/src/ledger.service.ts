@@ -4,7 +4,7 @@ import { Clock, type Currency, type DeveloperContext, DomainError, type Page } f
 import { randomInt } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { LedgerDuplicatePostingError } from './ledger.errors';
-import { decodeLedgerCursor, encodeLedgerCursor, LedgerRepository, WALLET_SLOT_COUNT } from './ledger.repository';
+import { LedgerRepository, WALLET_SLOT_COUNT } from './ledger.repository';
 import type { LedgerEntryFilter, LedgerEntryView, Posting, WalletBalance } from './ledger.types';
 import { checkPosting, onlyAddsToWallet, planSlotChanges, touchesWallet, walletDeltas } from './posting-plan';
 
@@ -76,18 +76,8 @@ export class LedgerService {
    * The wallet's entries, newest first, keyset-paginated.
    * @throws validation_error for a cursor this service did not issue
    */
-  async listEntries(ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {
-    const before = filter.cursor ? decodeLedgerCursor(filter.cursor) : null;
-    const rows = await this.repository.listWalletEntries(this.dataSource.manager, ctx, filter, before);
-    const hasMore = rows.length > filter.limit;
-    const visible = hasMore ? rows.slice(0, filter.limit) : rows;
-    const last = visible[visible.length - 1];
-    return {
-      items: visible.map(({ seq: _seq, ...entry }) => entry),
-      nextCursor: hasMore && last ? encodeLedgerCursor(last.seq) : null,
-      hasMore,
-      limit: filter.limit,
-    };
+  listEntries(ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {
+    return this.repository.listWalletEntries(this.dataSource.manager, ctx, filter);
   }
 
   private async insertPosting(manager: EntityManager, ctx: DeveloperContext, posting: Posting, now: Date): Promise<string> {

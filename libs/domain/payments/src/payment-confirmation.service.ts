@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Mode } from '@gateway/contracts';
 import { DevelopersService } from '@gateway/domain/developers';
-import { EventsService } from '@gateway/domain/events';
+import { EventsService } from '@gateway/domain/webhooks';
 import { LedgerService, paymentSuccessLines } from '@gateway/domain/ledger';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
 import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
@@ -53,6 +54,21 @@ export class PaymentConfirmationService {
   }
 
   /**
+   * The provider's callback about a charge: verified like a merchant's verify, so the provider is
+   * asked again and a callback can never credit more, or differently, than verify would. A
+   * reference this mode does not know is ignored.
+   * @throws gateway_timeout, provider_error
+   */
+  async verifyForCallback(mode: Mode, reference: string): Promise<void> {
+    const payment = await this.repository.findByReference(mode, reference);
+    if (!payment) {
+      this.logger.warn(`provider callback for an unknown ${mode} payment; ignored`);
+      return;
+    }
+    await this.verify({ developerId: payment.developerId, mode }, reference);
+  }
+
+  /**
    * Records a provider transaction (from verify, a callback or a charge) against its payment.
    * `known.feeOverride`: the developer's platform fee override when the caller already read it.
    */
@@ -66,8 +82,10 @@ export class PaymentConfirmationService {
   }
 
   private async recordSuccess(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction, known?: { feeOverride: Amount | null }): Promise<PaymentView | null> {
-    // The provider must have collected exactly what we asked for, or we do not credit it.
-    if (!transaction.amount.equals(payment.amount) || transaction.currency !== payment.currency) {
+    // The provider must have collected exactly what we asked for, or we do not credit it. When the
+    // customer bears the fees, Paystack's `amount` is ours plus them and `requested_amount` is ours.
+    const requested = transaction.requestedAmount ?? transaction.amount;
+    if (!requested.equals(payment.amount) || transaction.amount.compare(requested) < 0 || transaction.currency !== payment.currency) {
       this.logger.error(`payment ${payment.reference}: the provider reports a different amount or currency; not credited`);
       throw new DomainError('provider_error', 'The provider reported a different amount for this payment; it was not credited. Contact support with the request id.');
     }
@@ -76,7 +94,7 @@ export class PaymentConfirmationService {
     const breakdown = breakDownPayment({
       amount: payment.amount,
       platformFee,
-      providerFee: transaction.fee ?? Amount.zero(),
+      providerFee: feeBorneByMerchant(transaction, requested),
       splits: payment.splits,
     });
     return inTransaction(this.dataSource, async (manager) => {
@@ -118,7 +136,6 @@ export class PaymentConfirmationService {
   private async recordFailure(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const moved = await this.repository.transition(manager, payment.id, 'fail', {
-        status: 'failed',
         gatewayResponse: transaction.gatewayResponse,
         channel: transaction.channel,
         providerTransactionId: transaction.providerId,
@@ -153,4 +170,15 @@ export class PaymentConfirmationService {
       createdAt: this.clock.now(),
     });
   }
+}
+
+/**
+ * The part of the provider's fee the merchant pays: all of it, less what the customer paid on top
+ * of the requested amount (Paystack: `amount` − `requested_amount`, when the customer bears the fees).
+ */
+function feeBorneByMerchant(transaction: ProviderTransaction, requested: Amount): Amount {
+  const fee = transaction.fee ?? Amount.zero();
+  const paidByCustomer = transaction.amount.minus(requested);
+  const rest = fee.minus(paidByCustomer);
+  return rest.isPositive() ? rest : Amount.zero();
 }

@@ -22,7 +22,7 @@ export class PaymentEntity {
   @Column('text')
   mode: Mode;
 
-  /** Public reference (`PAY_…`), also the reference the provider knows the transaction by. */
+  /** Public reference (`PAY-…`; `PAY_…` before issue 12), also the reference the provider knows the transaction by. */
   @Column('text')
   reference: string;
 

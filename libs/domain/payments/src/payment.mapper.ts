@@ -1,6 +1,7 @@
 import type { PaymentAuthorizationResponse, PaymentResponse } from '@gateway/contracts';
 import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentEntity } from './payment.entity';
+import { checkoutIsOpen } from './payment-status';
 
 /** A payment with what it renders with: its saved card, when it has one. */
 export interface PaymentView {
@@ -26,7 +27,7 @@ export function toPaymentResponse(view: PaymentView, publicBaseUrl: string): Pay
     amount_refunded: p.amountRefunded.toNumber(),
     email: p.email,
     customer_reference: p.customerReference,
-    authorization_url: p.providerAuthorizationUrl && p.status === 'pending' ? checkoutUrl(publicBaseUrl, p.reference) : null,
+    authorization_url: checkoutIsOpen(p) ? checkoutUrl(publicBaseUrl, p.reference) : null,
     callback_url: p.callbackUrl,
     metadata: p.metadata,
     splits: p.splits.map((s) => ({ subaccount: s.subaccount, share: Number(s.share), amount: s.amount === null ? null : Number(s.amount) })),

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PaymentProvider } from '@gateway/provider';
-import { type DeveloperContext, DomainError } from '@gateway/platform';
-import { PaymentIntentsService } from './intents/payment-intents.service';
+import { type DeveloperContext, DomainError, requireTestMode } from '@gateway/platform';
 import { PaymentChargesService } from './payment-charges.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import type { PaymentView } from './payment.mapper';
@@ -12,7 +11,8 @@ export type SandboxCheckoutOutcome = 'success' | 'declined' | 'insufficient_fund
 
 /**
  * Test-mode controls so merchants (and our tests) drive whole flows without a browser or a wait.
- * Everything here refuses live mode: nothing in the sandbox can move real money.
+ * Everything here refuses live mode: nothing in the sandbox can move real money. (The hold-expiry
+ * scan's sandbox run is PaymentIntentsUpkeepService.expireTestHolds.)
  */
 @Injectable()
 export class PaymentsSandboxService {
@@ -22,7 +22,6 @@ export class PaymentsSandboxService {
     private readonly confirmation: PaymentConfirmationService,
     private readonly maintenance: PaymentsMaintenanceService,
     private readonly charges: PaymentChargesService,
-    private readonly intents: PaymentIntentsService,
   ) {}
 
   /**
@@ -52,14 +51,4 @@ export class PaymentsSandboxService {
     requireTestMode(ctx);
     return this.charges.chargeDue(100, ctx, asOf);
   }
-
-  /** Expires this developer's test holds past their 7 days now, optionally as of a later time. */
-  async expireHolds(ctx: DeveloperContext, asOf?: Date): Promise<number> {
-    requireTestMode(ctx);
-    return this.intents.expireHolds(asOf, ctx);
-  }
-}
-
-function requireTestMode(ctx: DeveloperContext): void {
-  if (ctx.mode !== 'test') throw new DomainError('test_mode_required', 'Sandbox controls work with test keys only.');
 }

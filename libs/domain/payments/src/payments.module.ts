@@ -2,39 +2,39 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '@gateway/domain/customers';
 import { DevelopersModule } from '@gateway/domain/developers';
-import { EventsModule } from '@gateway/domain/events';
+import { EventsModule } from '@gateway/domain/webhooks';
 import { LedgerModule } from '@gateway/domain/ledger';
 import { SubaccountsModule } from '@gateway/domain/subaccounts';
 import { ProviderModule } from '@gateway/provider';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import { PaymentChargesService } from './payment-charges.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
+import { PaymentRefundBalanceService } from './payment-refund-balance.service';
 import { PaymentEntity } from './payment.entity';
 import { PaymentsMaintenanceService } from './payments-maintenance.service';
 import { PaymentsSandboxService } from './payments-sandbox.service';
 import { PaymentsRepository } from './payments.repository';
 import { PaymentsService } from './payments.service';
-import { ProviderEventEntity } from './provider-event.entity';
-import { ProviderWebhooksService } from './provider-webhooks.service';
-import { BulkBatchesService } from './bulk/bulk-batches.service';
-import { PaymentBatchEntity, PaymentBatchItemEntity } from './bulk/payment-batch.entities';
-import { PaymentIntentEntity } from './intents/payment-intent.entity';
-import { PaymentIntentsService } from './intents/payment-intents.service';
-import { RefundEntity } from './refunds/refund.entity';
-import { RefundsService } from './refunds/refunds.service';
+import { SavedCardsService } from './saved-cards.service';
 
-/** Payments: initialize, verify, charges of saved cards, refunds, payment intents (holds), bulk batches, provider callbacks, sandbox controls and upkeep scans. */
+/**
+ * Payments (tables `payments`, `payment_authorizations`): initialize, verify and the provider's
+ * word on a charge, charges of saved cards (now or scheduled), saved cards, sandbox controls and
+ * upkeep scans. Refunds, payment intents and bulk batches are modules of their own that change a
+ * payment only through the services exported here, inside their own transaction.
+ */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity, ProviderEventEntity, RefundEntity, PaymentIntentEntity, PaymentBatchEntity, PaymentBatchItemEntity]),
-    CustomersModule,
-    DevelopersModule,
-    SubaccountsModule,
-    LedgerModule,
-    EventsModule,
-    ProviderModule,
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), CustomersModule, DevelopersModule, SubaccountsModule, LedgerModule, EventsModule, ProviderModule],
+  providers: [
+    PaymentsRepository,
+    PaymentsService,
+    PaymentConfirmationService,
+    PaymentChargesService,
+    PaymentRefundBalanceService,
+    PaymentsMaintenanceService,
+    PaymentsSandboxService,
+    SavedCardsService,
   ],
-  providers: [PaymentsRepository, PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentsMaintenanceService, PaymentsSandboxService, ProviderWebhooksService, RefundsService, PaymentIntentsService, BulkBatchesService],
-  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentsMaintenanceService, PaymentsSandboxService, ProviderWebhooksService, RefundsService, PaymentIntentsService, BulkBatchesService],
+  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
 })
 export class PaymentsModule {}

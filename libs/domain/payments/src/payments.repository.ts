@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode, PaymentStatus } from '@gateway/contracts';
-import { type Amount, type Currency, decodeCursor, type DeveloperContext, type Page, toPage } from '@gateway/platform';
+import { type Amount, type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
@@ -41,7 +41,7 @@ const FIND_VIEW_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} ${VIE
 const FIND_FOR_VERIFY_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
     (SELECT f.amount FROM developer_fee_overrides f WHERE f.developer_id = p.developer_id AND f.currency = p.currency) AS fee_override
   ${VIEW_FROM}`;
-const SUCCEED_SQL = `UPDATE payments p SET status = 'success', platform_fee = $2, provider_fee = $3, net_amount = $4, splits = $5::jsonb,
+const SUCCEED_SQL = `UPDATE payments p SET status = ${statusLiterals([targetOf(PAYMENT_TRANSITIONS, 'succeed')])}, platform_fee = $2, provider_fee = $3, net_amount = $4, splits = $5::jsonb,
     authorization_id = $6, gateway_response = $7, channel = $8, paid_at = $9, provider_transaction_id = $10, updated_at = $11
   WHERE p.id = $1 AND p.status = ANY ($12::text[])
   RETURNING ${PAYMENT_COLUMNS}`;
@@ -119,7 +119,7 @@ export class PaymentsRepository {
       changes.paidAt,
       changes.providerTransactionId,
       changes.updatedAt,
-      PAYMENT_TRANSITIONS.succeed,
+      fromStatesOf(PAYMENT_TRANSITIONS, 'succeed'),
     ])) as [PaymentRow[], number];
     return rows[0] ? paymentFromRow(rows[0]) : null;
   }
@@ -135,34 +135,29 @@ export class PaymentsRepository {
   }
 
   async list(ctx: DeveloperContext, filter: PaymentListFilter): Promise<Page<PaymentView>> {
-    const query = this.payments
-      .createQueryBuilder('p')
-      .where('p.developer_id = :developerId AND p.mode = :mode', ctx)
-      .orderBy('p.created_at', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .limit(filter.limit + 1);
+    const page = newestFirst.page(filter);
+    const query = this.payments.createQueryBuilder('p').where('p.developer_id = :developerId AND p.mode = :mode', ctx);
     if (filter.status) query.andWhere('p.status = :status', { status: filter.status });
     if (filter.currency) query.andWhere('p.currency = :currency', { currency: filter.currency });
     if (filter.customerId) query.andWhere('p.customer_id = :customerId', { customerId: filter.customerId });
     if (filter.from) query.andWhere('p.created_at >= :from', { from: filter.from });
     if (filter.to) query.andWhere('p.created_at < :to', { to: filter.to });
-    if (filter.cursor) query.andWhere('(p.created_at, p.id) < (:createdAt, :id)', decodeCursor(filter.cursor));
-    const rows = await query.getMany();
+    const rows = await page.applyTo(query, 'p').getMany();
     const authorizations = await this.authorizationsById(rows.map((r) => r.authorizationId).filter((id): id is string => id !== null));
-    return toPage(rows, filter.limit, (payment) => ({ payment, authorization: payment.authorizationId ? (authorizations.get(payment.authorizationId) ?? null) : null }));
+    return page.toPage(rows, (payment) => ({ payment, authorization: payment.authorizationId ? (authorizations.get(payment.authorizationId) ?? null) : null }));
   }
 
   /**
-   * Moves a payment along a named transition, only from the statuses that transition allows.
-   * Returns false when the payment was no longer in such a status (another request moved it
-   * first): exactly one of any number of concurrent movers wins.
+   * Moves a payment along a named transition (its new status from PAYMENT_TRANSITIONS), only from
+   * the statuses that transition allows. Returns false when the payment was no longer in such a
+   * status (another request moved it first): exactly one of any number of concurrent movers wins.
    */
-  async transition(manager: EntityManager, id: string, transition: PaymentTransition, changes: QueryDeepPartialEntity<PaymentEntity>): Promise<boolean> {
+  async transition(manager: EntityManager, id: string, transition: PaymentTransition, changes: Omit<QueryDeepPartialEntity<PaymentEntity>, 'status'>): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(PaymentEntity)
-      .set(changes)
-      .where('id = :id AND status IN (:...from)', { id, from: PAYMENT_TRANSITIONS[transition] })
+      .set({ ...changes, status: targetOf(PAYMENT_TRANSITIONS, transition) })
+      .where('id = :id AND status IN (:...from)', { id, from: fromStatesOf(PAYMENT_TRANSITIONS, transition) })
       .execute();
     return (result.affected ?? 0) === 1;
   }
@@ -218,13 +213,35 @@ export class PaymentsRepository {
     return manager.getRepository(PaymentAuthorizationEntity).findOneBy({ id, developerId: ctx.developerId, mode: ctx.mode });
   }
 
-  /** Pending payments created before `before` become abandoned; optionally one tenant only. */
+  /** The payment, its row locked until the transaction ends (refunds of one payment are decided one at a time). */
+  async lockByReference(manager: EntityManager, ctx: DeveloperContext, reference: string): Promise<PaymentEntity | null> {
+    const rows: PaymentRow[] = await manager.query(`SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.reference = $1 AND p.developer_id = $2 AND p.mode = $3 FOR UPDATE`, [
+      reference,
+      ctx.developerId,
+      ctx.mode,
+    ]);
+    return rows[0] ? paymentFromRow(rows[0]) : null;
+  }
+
+  /** Adds `delta` (negative: gives it back) to what the payment has refunded. */
+  async addRefunded(manager: EntityManager, id: string, delta: Amount, now: Date): Promise<void> {
+    await manager.query(`UPDATE payments SET amount_refunded = amount_refunded + $2, updated_at = $3 WHERE id = $1`, [id, delta.toString(), now]);
+  }
+
+  /**
+   * Payments created before `before` and still unpaid — pending, or declined on a checkout the
+   * customer could still pay on — become abandoned; optionally one tenant only.
+   */
   async abandonUnpaid(before: Date, now: Date, ctx?: DeveloperContext): Promise<number> {
     const query = this.payments
       .createQueryBuilder()
       .update(PaymentEntity)
-      .set({ status: 'abandoned', updatedAt: now })
-      .where("status = 'pending' AND created_at < :before", { before });
+      .set({ status: targetOf(PAYMENT_TRANSITIONS, 'abandon'), updatedAt: now })
+      // A declined payment only while its checkout is still open (see checkoutIsOpen); a declined charge of a saved card is final.
+      .where("status IN (:...from) AND (status <> 'failed' OR provider_authorization_url IS NOT NULL) AND created_at < :before", {
+        from: fromStatesOf(PAYMENT_TRANSITIONS, 'abandon'),
+        before,
+      });
     if (ctx) query.andWhere('developer_id = :developerId AND mode = :mode', ctx);
     return (await query.execute()).affected ?? 0;
   }
@@ -256,9 +273,9 @@ export class PaymentsRepository {
    */
   async cancelSchedule(ctx: DeveloperContext, reference: string, now: Date): Promise<boolean> {
     const [, affected] = (await this.manager.query(
-      `UPDATE payments SET status = 'cancelled', updated_at = $4
-        WHERE reference = $1 AND developer_id = $2 AND mode = $3 AND status = 'scheduled' AND triggered_at IS NULL`,
-      [reference, ctx.developerId, ctx.mode, now],
+      `UPDATE payments SET status = $5, updated_at = $4
+        WHERE reference = $1 AND developer_id = $2 AND mode = $3 AND status = ANY ($6::text[]) AND triggered_at IS NULL`,
+      [reference, ctx.developerId, ctx.mode, now, targetOf(PAYMENT_TRANSITIONS, 'cancelSchedule'), fromStatesOf(PAYMENT_TRANSITIONS, 'cancelSchedule')],
     )) as [unknown, number];
     return affected === 1;
   }

@@ -24,7 +24,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { amountLimits } from './payment-config';
 import type { PaymentView } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
+import { checkoutIsOpen } from './payment-status';
 import { PaymentsRepository } from './payments.repository';
+import { SavedCardsService } from './saved-cards.service';
 
 export interface InitializePayment {
   amount: number;
@@ -47,6 +49,17 @@ export interface PaymentListQuery {
   to?: string;
 }
 
+/** What a payment intent's capture is credited as: the captured amount of its hold on a saved card. */
+export interface CapturePayment {
+  reference: string;
+  customerId: string;
+  email: string;
+  amount: Amount;
+  currency: Currency;
+  metadata: Record<string, unknown>;
+  authorizationId: string;
+}
+
 /**
  * The key space of an idempotency key stored with a payment: the entry point that was given the
  * key. decisions.md scopes a key by developer + mode + method + route, so the same key sent to
@@ -66,6 +79,7 @@ const MIN_CHARGE_AT_LEAD_MS = 60_000;
 export class PaymentsService {
   constructor(
     private readonly repository: PaymentsRepository,
+    private readonly cards: SavedCardsService,
     private readonly customers: CustomersService,
     private readonly subaccounts: SubaccountsService,
     private readonly provider: PaymentProvider,
@@ -81,7 +95,7 @@ export class PaymentsService {
    * `scope`: the key space of `idempotencyKey` (bulk items pass `batch_item`). `requestedAt`: when
    * the request was accepted, for the charge_at lead time (a bulk item: its batch's creation, so
    * an item accepted with a valid schedule is not refused for being processed later).
-   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at,
+   * @throws invalid_currency, capability_not_supported, validation_error, split_shares_exceed_total, invalid_charge_at,
    *         authorization_not_found, idempotency_key_reused, gateway_timeout, provider_error
    */
   async initialize(
@@ -99,15 +113,16 @@ export class PaymentsService {
   /**
    * Everything createPayment checks, without storing anything (bulk batches validate every item
    * before accepting the batch).
-   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found
+   * @throws invalid_currency, capability_not_supported, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found
    */
   async checkNewPayment(ctx: DeveloperContext, input: InitializePayment, purpose: PaymentPurpose): Promise<void> {
     const currency = parseRequestCurrency(input.currency);
+    this.provider.capabilities(ctx.mode).require('payments', currency);
     this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
     if (purpose === 'checkout') this.parseSchedule(input);
     await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), this.dataSource.manager);
-    if (input.authorizationCode) await this.requireAuthorization(ctx, input.authorizationCode, input.email, this.dataSource.manager);
+    if (input.authorizationCode) await this.cards.require(ctx, input.authorizationCode, input.email, this.dataSource.manager);
   }
 
   /**
@@ -115,7 +130,7 @@ export class PaymentsService {
    * given) or for charging a saved card now — or returns the one an earlier request with this
    * idempotency key created in the same key space (`scope`, by default the purpose's endpoint).
    * Nothing is stored when the input is refused.
-   * @throws invalid_currency, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found,
+   * @throws invalid_currency, capability_not_supported, validation_error, split_shares_exceed_total, invalid_charge_at, authorization_not_found,
    *         idempotency_key_reused
    */
   async createPayment(
@@ -127,6 +142,8 @@ export class PaymentsService {
     requestedAt?: Date,
   ): Promise<PaymentEntity> {
     const currency = parseRequestCurrency(input.currency);
+    // Before anything is written: a currency the mode's provider account does not take payments in.
+    this.provider.capabilities(ctx.mode).require('payments', currency);
     const amount = this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
     const chargeAt = purpose === 'checkout' ? this.parseSchedule(input, requestedAt) : null;
@@ -138,13 +155,14 @@ export class PaymentsService {
     }
     const payment = await inTransaction(this.dataSource, async (manager) => {
       await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
-      const authorization = input.authorizationCode ? await this.requireAuthorization(ctx, input.authorizationCode, input.email, manager) : null;
+      const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
       const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
       const now = this.clock.now();
       const inserted = await this.repository.insert(manager, {
         developerId: ctx.developerId,
         mode: ctx.mode,
-        reference: `PAY_${randomBytes(10).toString('hex')}`,
+        // Also the provider's transaction reference: Paystack allows only alphanumerics and - . = there.
+        reference: `PAY-${randomBytes(10).toString('hex')}`,
         status: chargeAt ? 'scheduled' : 'pending',
         customerId: customer.id,
         customerReference: customer.reference,
@@ -173,6 +191,38 @@ export class PaymentsService {
     return sameRequest(payment, fingerprint);
   }
 
+  /**
+   * The payment a payment intent's capture is credited through, under the intent's reference (the
+   * reference the provider knows the captured transaction by): created on the first call, the same
+   * one on every later call. `manager`: the caller's transaction, holding the intent's row lock.
+   */
+  async paymentForCapture(manager: EntityManager, ctx: DeveloperContext, capture: CapturePayment): Promise<PaymentEntity> {
+    const existing = await this.repository.findView(ctx, capture.reference, manager);
+    if (existing) return existing.payment;
+    const now = this.clock.now();
+    const customer = await this.customers.getById(ctx, capture.customerId, manager);
+    const payment =
+      (await this.repository.insert(manager, {
+        developerId: ctx.developerId,
+        mode: ctx.mode,
+        reference: capture.reference,
+        status: 'pending',
+        customerId: capture.customerId,
+        customerReference: customer.reference,
+        email: capture.email,
+        amount: capture.amount,
+        currency: capture.currency,
+        amountRefunded: Amount.zero(),
+        metadata: capture.metadata as never,
+        splits: [] as never,
+        authorizationId: capture.authorizationId,
+        createdAt: now,
+        updatedAt: now,
+      })) ?? (await this.repository.findView(ctx, capture.reference, manager))?.payment;
+    if (!payment) throw new Error(`payment intent ${capture.reference}: its payment could not be created`);
+    return payment;
+  }
+
   /** @throws payment_not_found (also for another developer's or the other mode's payment) */
   async get(ctx: DeveloperContext, reference: string): Promise<PaymentView> {
     const view = await this.repository.findView(ctx, reference);
@@ -194,10 +244,10 @@ export class PaymentsService {
     });
   }
 
-  /** Where the customer pays: the provider's page while the payment is pending; null otherwise. */
+  /** Where the customer pays: the provider's page while the checkout is open (see checkoutIsOpen); null otherwise. */
   async checkoutDestination(reference: string): Promise<string | null> {
     const payment = await this.repository.findCheckout(reference);
-    return payment?.status === 'pending' ? payment.providerAuthorizationUrl : null;
+    return payment && checkoutIsOpen(payment) ? payment.providerAuthorizationUrl : null;
   }
 
   private async openCheckout(payment: PaymentEntity): Promise<void> {
@@ -215,7 +265,11 @@ export class PaymentsService {
     });
   }
 
-  private checkRequestAmount(input: number, currency: Currency): Amount {
+  /**
+   * A requested amount in `currency`, checked against the configured limits (payments and holds alike).
+   * @throws validation_error
+   */
+  checkRequestAmount(input: number, currency: Currency): Amount {
     const check = checkAmount(input, currency, amountLimits(this.config));
     if (!check.ok) throw new DomainError('validation_error', 'The amount is not valid.', { amount: [check.message] });
     return check.amount;
@@ -250,14 +304,6 @@ export class PaymentsService {
     return chargeAt;
   }
 
-  private async requireAuthorization(ctx: DeveloperContext, code: string, email: string, manager: EntityManager) {
-    const authorization = await this.repository.findAuthorization(ctx, code, manager);
-    if (!authorization || authorization.email.toLowerCase() !== email.trim().toLowerCase()) {
-      throw new DomainError('authorization_not_found', 'No saved card with this authorization code for this customer.');
-    }
-    if (!authorization.reusable) throw new DomainError('validation_error', 'This card cannot be charged again.', { authorization_code: ['is not reusable'] });
-    return authorization;
-  }
 }
 
 /** @throws invalid_currency */

@@ -16,7 +16,7 @@ async function startWriter(options: Partial<RequestLogsOptions> = {}): Promise<{
   return { app, writer: app.get(RequestLogWriter), repository: app.get(RequestLogsRepository) };
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -45,14 +45,20 @@ describe('RequestLogWriter', () => {
 
     it('keeps entries in memory until a batch is full, then writes the batch without waiting for the timer', async () => {
       const developerId = randomUUID();
-      for (let i = 0; i < 4; i++) writer.record(anEntry({ developerId }));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await countFor(developerId)).toBe(0);
-      expect(writer.pending).toBe(4);
+      const insertBatch = jest.spyOn(repository, 'insertBatch');
+      try {
+        for (let i = 0; i < 4; i++) writer.record(anEntry({ developerId }));
+        expect(await countFor(developerId)).toBe(0);
+        expect(writer.pending).toBe(4);
 
-      writer.record(anEntry({ developerId }));
-      await waitFor(async () => (await countFor(developerId)) === 5);
-      expect(writer.pending).toBe(0);
+        writer.record(anEntry({ developerId }));
+        await waitFor(async () => (await countFor(developerId)) === 5);
+        expect(writer.pending).toBe(0);
+        // The proof the four waited: they were written in the fifth's batch, not before it on their own.
+        expect(insertBatch.mock.calls.map(([rows]) => rows.length)).toEqual([5]);
+      } finally {
+        insertBatch.mockRestore();
+      }
     });
 
     it('writes one statement per batch (COPY), never one per entry', async () => {

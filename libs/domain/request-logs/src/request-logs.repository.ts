@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
+import type { NewestFirstPage } from '@gateway/platform';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
 import { pipeline } from 'node:stream/promises';
@@ -36,9 +37,6 @@ export interface RequestLogQuery {
   requestId?: string;
   from?: Date;
   to?: Date;
-  /** Rows strictly older than this position in (created_at, id) order. */
-  after?: { createdAt: string; id: string };
-  limit: number;
 }
 
 const INSERT_COLUMNS = `request_id, created_at, duration_ms, developer_id, api_key_id, mode, method, path, route,
@@ -124,8 +122,8 @@ export class RequestLogsRepository {
     ]);
   }
 
-  /** Newest first. Always scoped to one developer: the tenant filter is not optional. */
-  async search(query: RequestLogQuery): Promise<RequestLogRecord[]> {
+  /** One page, newest first. Always scoped to one developer: the tenant filter is not optional. */
+  async search(query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
     const params: unknown[] = [query.developerId];
     const where = ['developer_id = $1'];
     const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -139,11 +137,11 @@ export class RequestLogsRepository {
     if (query.requestId) add((p) => `request_id = ${p}`, query.requestId);
     if (query.from) add((p) => `created_at >= ${p}`, query.from.toISOString());
     if (query.to) add((p) => `created_at <= ${p}`, query.to.toISOString());
-    if (query.after) {
-      params.push(query.after.createdAt, query.after.id);
-      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-    }
-    params.push(query.limit);
+    const keyset = page.sql((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    if (keyset.where) where.push(keyset.where);
     return this.dataSource.query(
       `SELECT id, request_id, created_at,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
@@ -151,8 +149,8 @@ export class RequestLogsRepository {
               request_body, response_body
          FROM request_logs
         WHERE ${where.join(' AND ')}
-        ORDER BY created_at DESC, id DESC
-        LIMIT $${params.length}`,
+        ORDER BY ${keyset.orderBy}
+        LIMIT ${keyset.limit}`,
       params,
     );
   }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MAX_PAGE_SIZE, type Mode, type RequestLogResponse } from '@gateway/contracts';
-import { validationError } from '@gateway/platform';
-import { decodeCursor, encodeCursor } from './request-log-cursor';
+import { newestFirst, validationError } from '@gateway/platform';
 import { REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
 import { type RequestLogRecord, RequestLogsRepository } from './request-logs.repository';
 
@@ -52,7 +51,8 @@ export class RequestLogsService {
       throw validationError('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
     }
     const range = statusRange(filter);
-    const rows = await this.repository.search({
+    const page = newestFirst.page(filter);
+    const query = {
       developerId: filter.developerId,
       mode: filter.mode,
       statusFrom: range?.from,
@@ -61,18 +61,10 @@ export class RequestLogsService {
       requestId: filter.requestId,
       from: filter.from,
       to: filter.to,
-      after: filter.cursor === undefined ? undefined : decodeCursor(filter.cursor),
-      // One row more than asked says whether another page exists.
-      limit: filter.limit + 1,
-    });
-    const hasMore = rows.length > filter.limit;
-    const page = rows.slice(0, filter.limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toView),
-      nextCursor: hasMore ? encodeCursor({ createdAt: last.cursor_at, id: last.id }) : null,
-      hasMore,
     };
+    const rows = await this.repository.search(query, page);
+    // cursor_at is created_at to the microsecond: the next page starts exactly after the last row.
+    return page.toPage(rows, toView, (row) => ({ createdAt: row.cursor_at, id: row.id }));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type FieldErrors, NUBAN_PATTERN, SUBACCOUNT_BANK_CODE_PATTERN } from '@gateway/contracts';
-import { Clock, decodeCursor, type DeveloperContext, DomainError, type Page, toPage } from '@gateway/platform';
+import { Clock, type DeveloperContext, DomainError, newestFirst, type Page } from '@gateway/platform';
 import { randomInt } from 'node:crypto';
 import { type EntityManager, In, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -59,17 +59,9 @@ export class SubaccountsService {
 
   /** Newest first, keyset-paginated. @throws validation_error for a cursor this API did not issue */
   async list(ctx: DeveloperContext, filter: SubaccountListFilter): Promise<Page<SubaccountEntity>> {
-    const query = this.subaccounts
-      .createQueryBuilder('s')
-      .where('s.developer_id = :developerId AND s.mode = :mode', { developerId: ctx.developerId, mode: ctx.mode })
-      .orderBy('s.created_at', 'DESC')
-      .addOrderBy('s.id', 'DESC')
-      .limit(filter.limit + 1);
-    if (filter.cursor) {
-      const after = decodeCursor(filter.cursor);
-      query.andWhere('(s.created_at, s.id) < (:createdAt, :id)', after);
-    }
-    return toPage(await query.getMany(), filter.limit, (s) => s);
+    const page = newestFirst.page(filter);
+    const query = this.subaccounts.createQueryBuilder('s').where('s.developer_id = :developerId AND s.mode = :mode', { developerId: ctx.developerId, mode: ctx.mode });
+    return page.toPage(await page.applyTo(query, 's').getMany(), (s) => s);
   }
 
   /**

@@ -1,12 +1,20 @@
 import type { Mode } from '@gateway/contracts';
-import ipaddr from 'ipaddr.js';
+import type { AppConfig } from '@gateway/platform';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { addressScope } from './special-purpose-addresses';
 
 export interface UrlPolicy {
   mode: Mode;
   /** Hosts (lower case) that pass the address check (on-premises receivers). */
   trustedHosts: readonly string[];
+  /** Whether test mode may reach loopback and private networks (WEBHOOK_ALLOW_PRIVATE_TARGETS_IN_TEST_MODE). */
+  allowPrivateInTestMode: boolean;
+}
+
+/** The URL rules of a mode under the operator's settings. */
+export function urlPolicy(mode: Mode, settings: AppConfig['webhooks']): UrlPolicy {
+  return { mode, trustedHosts: settings.trustedHosts, allowPrivateInTestMode: settings.allowPrivateTargetsInTestMode };
 }
 
 /** Why a URL is refused, or null when it may be registered. Checks the form only (no DNS). */
@@ -26,17 +34,13 @@ export function urlFormProblem(raw: string, policy: UrlPolicy): string | null {
 }
 
 /**
- * Whether a resolved address may receive a webhook. Live mode: public unicast only. Test mode also
- * accepts loopback (local development), nothing else private: cloud metadata (169.254.169.254)
- * and the operator's private network stay out of reach from either mode.
+ * Whether a resolved address may receive a webhook: a public address always; loopback and private
+ * networks only in test mode and only where the operator allows it (a developer's own machine).
+ * Link-local (cloud metadata at 169.254.169.254) and every other special-purpose range: never.
  */
-export function addressAllowed(address: string, mode: Mode): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
-  if (range === 'unicast') return true;
-  return mode === 'test' && range === 'loopback';
+export function addressAllowed(address: string, policy: Pick<UrlPolicy, 'mode' | 'allowPrivateInTestMode'>): boolean {
+  const scope = addressScope(address);
+  return scope === 'public' || (scope === 'local' && policy.mode === 'test' && policy.allowPrivateInTestMode);
 }
 
 /** The message of a refused address, at registration and at connect time alike. */
@@ -53,13 +57,18 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
+/** Whether the URL's host is one the operator trusts past the address check. */
+export function isTrustedHost(raw: string, policy: Pick<UrlPolicy, 'trustedHosts'>): boolean {
+  return policy.trustedHosts.includes(hostOf(new URL(raw)));
+}
+
 /** Resolves the host and refuses it unless every address is allowed (or the host is trusted). */
 export async function urlAddressProblem(raw: string, policy: UrlPolicy, resolve: Resolver = systemResolver): Promise<string | null> {
   const host = hostOf(new URL(raw));
   if (policy.trustedHosts.includes(host)) return null;
   const addresses = isIP(host) ? [host] : await resolve(host).then((found) => found.map((f) => f.address), () => null);
   if (!addresses?.length) return 'host does not resolve';
-  return addresses.every((a) => addressAllowed(a, policy.mode)) ? null : PRIVATE_ADDRESS_PROBLEM;
+  return addresses.every((a) => addressAllowed(a, policy)) ? null : PRIVATE_ADDRESS_PROBLEM;
 }
 
 /**
@@ -69,12 +78,12 @@ export async function urlAddressProblem(raw: string, policy: UrlPolicy, resolve:
 export function literalAddressProblem(raw: string, policy: UrlPolicy): string | null {
   const host = hostOf(new URL(raw));
   if (!isIP(host) || policy.trustedHosts.includes(host)) return null;
-  return addressAllowed(host, policy.mode) ? null : PRIVATE_ADDRESS_PROBLEM;
+  return addressAllowed(host, policy) ? null : PRIVATE_ADDRESS_PROBLEM;
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-/** The error a refused address fails the request with; its message is the logged reason. */
+/** The error a refused address fails the request with. */
 export class AddressNotAllowedError extends Error {
   readonly code = 'EADDRNOTALLOWED';
   constructor() {
@@ -93,7 +102,7 @@ export function guardedLookup(policy: UrlPolicy, resolve: Resolver = systemResol
       (found) => {
         const trusted = policy.trustedHosts.includes(hostname.toLowerCase());
         if (!found.length) return callback(Object.assign(new Error('url host does not resolve'), { code: 'ENOTFOUND' }), '');
-        if (!trusted && found.some((a) => !addressAllowed(a.address, policy.mode))) return callback(new AddressNotAllowedError(), '');
+        if (!trusted && found.some((a) => !addressAllowed(a.address, policy))) return callback(new AddressNotAllowedError(), '');
         if (options.all) return callback(null, found);
         return callback(null, found[0].address, found[0].family);
       },

@@ -1,14 +1,15 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { CustomerEventData } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
-import { EventsModule, EventsService } from '@gateway/domain/events';
 import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { moveDelivery } from './delivery-status';
+import { EventsModule } from './events.module';
+import { EventsService } from './events.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhooksModule } from './webhooks.module';
 import { WebhooksService } from './webhooks.service';
@@ -162,7 +163,7 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
       ['manual', true],
     ]);
     // The moves are conditional: nothing turns a delivered delivery into a failed one.
-    expect(await inTransaction(dataSource, (m) => moveDelivery(m, deliveryId, 'fail', clock.now()))).toBe(false);
+    expect(await inTransaction(dataSource, (m) => app.get(WebhookDeliveriesRepository).move(m, deliveryId, 'fail', clock.now()))).toBe(false);
     expect(await delivery(deliveryId)).toMatchObject({ status: 'delivered' });
   });
 
@@ -175,9 +176,8 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
 
     await dispatcher.runScheduledAttempt(deliveryId); // does not throw
     const [first] = await logs(deliveryId);
-    expect(first).toMatchObject({ attempt: 1, trigger: 'automatic', success: false, statusCode: null, error: expect.stringMatching(/^the signing secret could not be decrypted/) });
-    expect(first.error).not.toContain(unreadable);
-    expect(first.error).not.toContain(endpoint.secretCiphertext);
+    // A class only: what went wrong is in the operator's log, never the secret or its ciphertext.
+    expect(first).toMatchObject({ attempt: 1, trigger: 'automatic', success: false, statusCode: null, error: 'not_sent' });
     const after = await delivery(deliveryId);
     expect(after).toMatchObject({ status: 'pending', attempts: 1, leaseUntil: null });
     expect(after.nextAttemptAt.getTime()).toBe(clock.now().getTime() + RETRY_DELAYS_S[0] * 1000);
@@ -196,6 +196,6 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
     ]);
     expect(receiver.requests).toBe(sentBefore);
     // A manual retry of it is logged the same way (and answers, rather than throwing).
-    expect(await webhooks.retry(ctx, first.reference)).toMatchObject({ attempt: 4, success: false, error: expect.stringMatching(/could not be decrypted/) });
+    expect(await webhooks.retry(ctx, first.reference)).toMatchObject({ attempt: 4, success: false, error: 'not_sent' });
   });
 });

@@ -1,13 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, enqueueJob, inTransaction } from '@gateway/platform';
-import { WEBHOOK_DELIVERY_TASK } from '@gateway/domain/events';
+import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { moveDelivery } from './delivery-status';
+import { EventsRepository } from './events.repository';
 import { signatureHeader } from './signature';
-import { type AttemptTrigger, type WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import type { AttemptTrigger, WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import { type LeasedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { webhookBody } from './webhook-payload';
 import { WebhookResolver } from './webhook-resolver';
+import { urlPolicy } from './url-guard';
 import { type AttemptOutcome, postWebhook } from './webhook-sender';
 
 /** How far past its due time a pending delivery may sit before the sweeper re-enqueues it. */
@@ -15,10 +18,7 @@ const SWEEP_GRACE_MS = 2000;
 /** A lease outlives the attempt's own deadline by this much (time to record the outcome). */
 const LEASE_MARGIN_MS = 5000;
 
-/** A delivery whose lease this process holds, until `leaseUntil`. */
-type Leased = Pick<WebhookDeliveryEntity, 'id' | 'endpointId' | 'eventId' | 'developerId' | 'mode' | 'attempts'> & { leaseUntil: Date };
-
-/** Why an attempt could not even be sent; the message is logged for the merchant, so it names no secret. */
+/** Why an attempt could not even be sent: logged for the operator (never a secret); the merchant's log says `not_sent`. */
 class PreparationError extends Error {}
 
 /**
@@ -44,6 +44,10 @@ export class WebhookDispatcher {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly events: EventsRepository,
+    private readonly logs: WebhookDeliveryLogsRepository,
     private readonly clock: Clock,
     private readonly encryptor: Encryptor,
     private readonly resolver: WebhookResolver,
@@ -56,13 +60,13 @@ export class WebhookDispatcher {
 
   /** The queued job's work: one scheduled attempt, if the delivery is still due and not in flight. */
   async runScheduledAttempt(deliveryId: string): Promise<void> {
-    const delivery = await this.claim(deliveryId, `status = 'pending' AND next_attempt_at <= $3`, [new Date(this.clock.now().getTime() + 1000)]);
+    const delivery = await this.deliveries.claimDue(deliveryId, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
     if (!delivery) return;
-    const endpoint = await this.dataSource.getRepository(WebhookEndpointEntity).findOneBy({ id: delivery.endpointId });
+    const endpoint = await this.endpoints.findById(delivery, delivery.endpointId);
     if (!endpoint || endpoint.deletedAt) {
       await inTransaction(this.dataSource, async (m) => {
-        await moveDelivery(m, delivery.id, 'fail', this.clock.now());
-        await release(m, delivery);
+        await this.deliveries.move(m, delivery.id, 'fail', this.clock.now());
+        await this.deliveries.release(m, delivery);
       });
       return;
     }
@@ -71,16 +75,9 @@ export class WebhookDispatcher {
   }
 
   /** Re-enqueues pending deliveries that are overdue and not in flight (lost jobs, crashed workers). */
-  async sweep(limit = 500): Promise<number> {
+  sweep(limit = 500): Promise<number> {
     const now = this.clock.now();
-    const rows: Array<{ id: string; next_attempt_at: Date }> = await this.dataSource.query(
-      `SELECT id, next_attempt_at FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < clock_timestamp())
-        ORDER BY next_attempt_at LIMIT $2`,
-      [new Date(now.getTime() - SWEEP_GRACE_MS), limit],
-    );
-    for (const row of rows) await enqueueDelivery(this.dataSource.manager, row.id, now);
-    return rows.length;
+    return this.deliveries.requeueOverdue(new Date(now.getTime() - SWEEP_GRACE_MS), now, limit);
   }
 
   /**
@@ -90,25 +87,10 @@ export class WebhookDispatcher {
    * @throws conflict while another attempt of this delivery is in flight
    */
   async attemptNow(delivery: Pick<WebhookDeliveryEntity, 'id'>, endpoint: WebhookEndpointEntity, trigger: Exclude<AttemptTrigger, 'automatic'>): Promise<WebhookDeliveryLogEntity> {
-    const leased = await this.claim(delivery.id, 'TRUE', []);
+    const leased = await this.deliveries.claim(delivery.id, this.leaseMs);
     if (!leased) throw new DomainError('conflict', 'An attempt of this delivery is in progress; retry once it has finished (within a few seconds).');
     const outcome = await this.attempt(endpoint, leased.eventId);
     return this.record(leased, endpoint, outcome, trigger);
-  }
-
-  /**
-   * Takes the delivery's lease if nobody holds it and `condition` (SQL over the delivery, with
-   * parameters from $3) holds. The lease ends on a whole millisecond, so the Date read back
-   * compares equal to the stored value when it is released.
-   */
-  private async claim(deliveryId: string, condition: string, params: unknown[]): Promise<Leased | undefined> {
-    const result: unknown = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
-        WHERE id = $1 AND (lease_until IS NULL OR lease_until < clock_timestamp()) AND (${condition})
-        RETURNING id, endpoint_id AS "endpointId", event_id AS "eventId", developer_id AS "developerId", mode, attempts, lease_until AS "leaseUntil"`,
-      [deliveryId, this.leaseMs, ...params],
-    );
-    return updatedRows<Leased>(result)[0];
   }
 
   /**
@@ -116,38 +98,31 @@ export class WebhookDispatcher {
    * lock: the attempt number is taken there, status moves are conditional, and the schedule and
    * the lease are only touched while this attempt still holds the lease.
    */
-  private record(delivery: Leased, endpoint: WebhookEndpointEntity, outcome: AttemptOutcome, trigger: AttemptTrigger): Promise<WebhookDeliveryLogEntity> {
+  private record(delivery: LeasedDelivery, endpoint: WebhookEndpointEntity, outcome: AttemptOutcome, trigger: AttemptTrigger): Promise<WebhookDeliveryLogEntity> {
     return inTransaction(this.dataSource, async (m) => {
-      const [row] = (await m.query(`SELECT attempts, lease_until AS "leaseUntil" FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [delivery.id])) as Array<{
-        attempts: number;
-        leaseUntil: Date | null;
-      }>;
-      const [{ attempt }] = (await m.query(`SELECT COALESCE(MAX(attempt), 0) + 1 AS attempt FROM webhook_delivery_logs WHERE delivery_id = $1`, [delivery.id])) as Array<{
-        attempt: number;
-      }>;
+      const row = await this.deliveries.lock(m, delivery.id);
+      const attempt = await this.logs.nextAttemptNumber(m, delivery.id);
       const log = await this.writeLog(m, delivery, endpoint, outcome, attempt, trigger);
       const finishedAt = this.clock.now();
       const ownsLease = row.leaseUntil?.getTime() === delivery.leaseUntil.getTime();
-      if (outcome.success) await moveDelivery(m, delivery.id, 'deliver', finishedAt);
-      else if (trigger === 'test') await moveDelivery(m, delivery.id, 'fail', finishedAt);
+      if (outcome.success) await this.deliveries.move(m, delivery.id, 'deliver', finishedAt);
+      else if (trigger === 'test') await this.deliveries.move(m, delivery.id, 'fail', finishedAt);
       if (trigger === 'automatic' && ownsLease) await this.advanceSchedule(m, delivery.id, row.attempts + 1, outcome.success, finishedAt);
-      if (ownsLease) await release(m, delivery);
+      if (ownsLease) await this.deliveries.release(m, delivery);
       return log;
     });
   }
 
   /** After the automatic attempt number `automatic`: the next one is queued, or the delivery has failed. */
   private async advanceSchedule(m: EntityManager, deliveryId: string, automatic: number, succeeded: boolean, finishedAt: Date): Promise<void> {
-    await m.query(`UPDATE webhook_deliveries SET attempts = $2 WHERE id = $1`, [deliveryId, automatic]);
+    await this.deliveries.setAttempts(m, deliveryId, automatic);
     if (succeeded) return;
     const delay = this.config.webhooks.retryScheduleMs[automatic - 1];
     if (delay === undefined) {
-      await moveDelivery(m, deliveryId, 'fail', finishedAt);
+      await this.deliveries.move(m, deliveryId, 'fail', finishedAt);
       return;
     }
-    const next = new Date(finishedAt.getTime() + delay);
-    const [rows] = (await m.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1 AND status = 'pending' RETURNING id`, [deliveryId, next])) as [unknown[], number];
-    if (rows.length) await enqueueDelivery(m, deliveryId, next);
+    await this.deliveries.scheduleNextAttempt(m, deliveryId, new Date(finishedAt.getTime() + delay));
   }
 
   /**
@@ -159,28 +134,28 @@ export class WebhookDispatcher {
     const started = performance.now();
     try {
       const request = await this.prepare(endpoint, eventId);
-      return await postWebhook(endpoint.url, request.body, request.headers, {
-        policy: { mode: endpoint.mode, trustedHosts: this.config.webhooks.trustedHosts },
+      const outcome = await postWebhook(endpoint.url, request.body, request.headers, {
+        policy: urlPolicy(endpoint.mode, this.config.webhooks),
         timeoutMs: this.config.webhooks.timeoutMs,
         resolve: (hostname) => this.resolver.resolve(hostname),
       });
+      // The socket's own words, for an operator debugging a receiver; the endpoint's reference, not
+      // its URL, which may carry the merchant's token.
+      if (outcome.error) this.logger.debug(`attempt of ${eventId} to ${endpoint.reference} failed: ${outcome.error} (${outcome.detail ?? 'no detail'})`);
+      return outcome;
     } catch (error) {
-      const reason = error instanceof PreparationError ? error.message : 'the delivery could not be prepared (internal error)';
-      if (!(error instanceof PreparationError)) this.logger.error(`delivery of ${eventId} to ${endpoint.reference} failed before sending`, error instanceof Error ? error.stack : String(error));
-      return { success: false, statusCode: null, latencyMs: Math.round(performance.now() - started), error: reason, responseBody: null };
+      if (error instanceof PreparationError) this.logger.warn(`delivery of ${eventId} to ${endpoint.reference} not sent: ${error.message}`);
+      else this.logger.error(`delivery of ${eventId} to ${endpoint.reference} failed before sending`, error instanceof Error ? error.stack : String(error));
+      return { success: false, statusCode: null, latencyMs: Math.round(performance.now() - started), error: 'not_sent', responseBody: null, detail: null };
     }
   }
 
   /**
    * Builds the body for the endpoint's version and signs it afresh with the current time.
-   * @throws PreparationError (a message safe to show: never the secret or the ciphertext)
+   * @throws PreparationError (a message safe to log: never the secret or the ciphertext)
    */
   private async prepare(endpoint: WebhookEndpointEntity, eventId: string): Promise<{ body: string; headers: Record<string, string> }> {
-    const [event] = (await this.dataSource.query(`SELECT id, name, mode, data, created_at AS "createdAt" FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`, [
-      eventId,
-      endpoint.developerId,
-      endpoint.mode,
-    ])) as Array<{ id: string; name: string; mode: 'test' | 'live'; data: Record<string, unknown>; createdAt: Date }>;
+    const event = await this.events.find(endpoint, eventId);
     if (!event) throw new PreparationError(`event ${eventId} not found`);
     const body = webhookBody(event, endpoint.webhookVersion);
     const now = this.clock.now();
@@ -216,15 +191,15 @@ export class WebhookDispatcher {
     attempt: number,
     trigger: AttemptTrigger,
   ): Promise<WebhookDeliveryLogEntity> {
-    const [event] = (await m.query(`SELECT name FROM events WHERE id = $1`, [delivery.eventId])) as Array<{ name: string }>;
-    return m.getRepository(WebhookDeliveryLogEntity).save({
+    const eventName = await this.events.nameOf(m, delivery.eventId);
+    return this.logs.insert(m, {
       reference: `whl_${randomBytes(12).toString('hex')}`,
       deliveryId: delivery.id,
       developerId: endpoint.developerId,
       mode: endpoint.mode,
       endpointId: endpoint.id,
       eventId: delivery.eventId,
-      eventName: event?.name ?? 'unknown',
+      eventName: eventName ?? 'unknown',
       attempt,
       trigger,
       success: outcome.success,
@@ -235,19 +210,4 @@ export class WebhookDispatcher {
       createdAt: this.clock.now(),
     });
   }
-}
-
-/** Ends this attempt's lease, unless it expired and another attempt holds a new one. */
-async function release(m: EntityManager, delivery: Leased): Promise<void> {
-  await m.query(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = $1 AND lease_until = $2`, [delivery.id, delivery.leaseUntil]);
-}
-
-/** TypeORM answers an UPDATE … RETURNING with [rows, affected count]. */
-function updatedRows<T>(result: unknown): T[] {
-  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
-}
-
-/** Queues an attempt in the caller's transaction (graphile-worker, LISTEN/NOTIFY wakes a worker). */
-export async function enqueueDelivery(m: EntityManager, deliveryId: string, runAt: Date): Promise<void> {
-  await enqueueJob(m, WEBHOOK_DELIVERY_TASK, { name: 'delivery_id', value: deliveryId }, { maxAttempts: 5, runAt });
 }

@@ -1,5 +1,5 @@
 import type { Mode, WebhookVersion } from '@gateway/contracts';
-import { canonicalJson } from './canonical-json';
+import { pythonCompatibleJson } from './python-compatible-json';
 
 export interface EventForDelivery {
   id: string;
@@ -10,12 +10,12 @@ export interface EventForDelivery {
 }
 
 /**
- * The delivered body, canonical bytes (see canonicalJson). v1 is flat: the object's fields with
+ * The delivered body, canonical bytes (see pythonCompatibleJson). v1 is flat: the object's fields with
  * the event's own members (`event`, `id`, `created_at`, `mode`) taking precedence on a clash;
  * v2 nests the object under `data`.
  */
 export function webhookBody(event: EventForDelivery, version: WebhookVersion): string {
   const meta = { event: event.name, id: event.id, created_at: event.createdAt.toISOString(), mode: event.mode };
   const payload = version === 'v1' ? { ...event.data, ...meta } : { ...meta, api_version: 'v2', data: event.data };
-  return canonicalJson(payload);
+  return pythonCompatibleJson(payload);
 }

@@ -1,6 +1,10 @@
+import type { WebhookAttemptError } from '@gateway/contracts';
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, literalAddressProblem, type Resolver, systemResolver, urlFormProblem, type UrlPolicy } from './url-guard';
+import type { Socket } from 'node:net';
+import { classifyRequestError, type RequestProgress } from './attempt-error';
+import { addressScope } from './special-purpose-addresses';
+import { guardedLookup, isTrustedHost, literalAddressProblem, type Resolver, systemResolver, urlFormProblem, type UrlPolicy } from './url-guard';
 
 export const RESPONSE_BODY_LIMIT = 1024;
 
@@ -8,9 +12,15 @@ export interface AttemptOutcome {
   success: boolean;
   statusCode: number | null;
   latencyMs: number;
-  error: string | null;
-  /** The receiver's answer, truncated to RESPONSE_BODY_LIMIT characters (logs only). */
+  error: WebhookAttemptError | null;
+  /**
+   * The receiver's answer, truncated to RESPONSE_BODY_LIMIT characters (logs only); null unless the
+   * peer is an address the live-mode rules accept (or a trusted host): what a loopback or private
+   * service answers is not shown to whoever registered the URL.
+   */
   responseBody: string | null;
+  /** The socket's own words for the operator's debug log; never stored, never returned. */
+  detail: string | null;
 }
 
 export interface SendOptions {
@@ -25,16 +35,18 @@ export interface SendOptions {
  * name resolution of the attempt is the connection's own, so what is checked is what is connected
  * to), and ONE deadline from the start of the attempt — a slow DNS answer counts against it, so an
  * attempt never outlives its lease (timeout + 5 s). Any 2xx within the deadline is a success;
- * everything else is a failure with a reason.
+ * everything else is a failure with a short class.
  */
 export function postWebhook(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const problem = urlFormProblem(url, options.policy) ?? literalAddressProblem(url, options.policy);
-  if (problem) return Promise.resolve({ success: false, statusCode: null, latencyMs: elapsed(), error: `url ${problem}`, responseBody: null });
+  if (problem) return Promise.resolve({ success: false, statusCode: null, latencyMs: elapsed(), error: 'url_not_allowed', responseBody: null, detail: `url ${problem}` });
 
   const target = new URL(url);
   const client = target.protocol === 'https:' ? https : http;
+  const trusted = isTrustedHost(url, options.policy);
+  const progress: RequestProgress = { tls: target.protocol === 'https:', tcpConnected: false, tlsEstablished: false };
   return new Promise<AttemptOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<AttemptOutcome, 'latencyMs'>) => {
@@ -45,7 +57,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
     };
     // Armed before the request exists, so the lookup the request starts runs under it too.
     const deadline = setTimeout(() => {
-      finish({ success: false, statusCode: null, error: `timed out after ${options.timeoutMs} ms`, responseBody: null });
+      finish({ success: false, statusCode: null, error: 'timeout', responseBody: null, detail: `no answer within ${options.timeoutMs} ms` });
       request.destroy();
     }, options.timeoutMs);
     const request = client.request(
@@ -58,6 +70,9 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       },
       (response) => {
         const status = response.statusCode ?? 0;
+        const succeeded = status >= 200 && status < 300;
+        // Judged on the address actually connected to, whatever the host name said.
+        const showBody = trusted || addressScope(response.socket?.remoteAddress ?? '') === 'public';
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
@@ -66,24 +81,24 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
         });
         const done = () =>
           finish({
-            success: status >= 200 && status < 300,
+            success: succeeded,
             statusCode: status,
-            error: status >= 200 && status < 300 ? null : `receiver answered ${status}`,
-            responseBody: text.slice(0, RESPONSE_BODY_LIMIT),
+            error: succeeded ? null : 'http_status',
+            responseBody: showBody ? text.slice(0, RESPONSE_BODY_LIMIT) : null,
+            detail: succeeded ? null : `receiver answered ${status}`,
           });
         response.on('end', done);
         response.on('close', done);
         response.on('error', done);
       },
     );
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ success: false, statusCode: null, error: connectionError(error, target.hostname), responseBody: null }));
+    request.on('socket', (socket: Socket) => {
+      socket.once('connect', () => (progress.tcpConnected = true));
+      socket.once('secureConnect', () => (progress.tlsEstablished = true));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ success: false, statusCode: null, error: classifyRequestError(error, progress), responseBody: null, detail: [error.code, error.message].filter(Boolean).join(' ') }),
+    );
     request.end(body);
   });
-}
-
-/** The logged reason of a failed connection: ours for a refused address or an unknown host. */
-function connectionError(error: NodeJS.ErrnoException, hostname: string): string {
-  if (error.code === 'EADDRNOTALLOWED') return error.message;
-  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return `url host ${hostname} does not resolve`;
-  return error.message || error.code || 'connection failed';
 }

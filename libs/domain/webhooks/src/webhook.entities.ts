@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { Mode, WebhookVersion } from '@gateway/contracts';
+import type { Mode, WebhookAttemptError, WebhookVersion } from '@gateway/contracts';
 
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
@@ -55,7 +55,9 @@ export class WebhookDeliveryLogEntity {
   @Column('boolean') success: boolean;
   @Column('integer', { name: 'status_code', nullable: true }) statusCode: number | null;
   @Column('integer', { name: 'latency_ms' }) latencyMs: number;
-  @Column('text', { nullable: true }) error: string | null;
+  /** A short class only (a CHECK constraint holds the list), never a socket's or receiver's message. */
+  @Column('text', { nullable: true }) error: WebhookAttemptError | null;
+  /** Kept only from targets the live-mode URL rules accept (see postWebhook). */
   @Column('text', { name: 'response_body', nullable: true }) responseBody: string | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
 }

@@ -1,17 +1,27 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Encryptor, encryptorFromConfig } from '@gateway/platform';
+import { EventEntity } from './event.entity';
+import { EventsRepository } from './events.repository';
 import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookResolver } from './webhook-resolver';
 import { WebhooksService } from './webhooks.service';
 
+/** Merchants' endpoints and the sending of deliveries (the API's routes, the scheduler's worker). */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryLogEntity])],
+  imports: [TypeOrmModule.forFeature([EventEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryLogEntity])],
   providers: [
     WebhooksService,
     WebhookDispatcher,
     WebhookResolver,
+    EventsRepository,
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookDeliveryLogsRepository,
     {
       provide: Encryptor,
       inject: [APP_CONFIG],

@@ -1,15 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EventName, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
-import { newEventId } from '@gateway/domain/events';
-import { APP_CONFIG, type AppConfig, Clock, decodeCursor, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, toPage, validationError } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, validationError } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { EventsRepository } from './events.repository';
+import { newEventId } from './events.service';
 import { newSigningSecret } from './signature';
-import { moveEndpointDeliveries } from './delivery-status';
-import { urlAddressProblem, urlFormProblem } from './url-guard';
-import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import { urlAddressProblem, urlFormProblem, urlPolicy } from './url-guard';
+import type { WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookResolver } from './webhook-resolver';
 
 export interface NewWebhook {
@@ -35,8 +37,10 @@ export interface EndpointWithSecret {
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectRepository(WebhookEndpointEntity) private readonly endpoints: Repository<WebhookEndpointEntity>,
-    @InjectRepository(WebhookDeliveryLogEntity) private readonly logs: Repository<WebhookDeliveryLogEntity>,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly logs: WebhookDeliveryLogsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly events: EventsRepository,
     private readonly dataSource: DataSource,
     private readonly dispatcher: WebhookDispatcher,
     private readonly resolver: WebhookResolver,
@@ -51,7 +55,7 @@ export class WebhooksService {
     const now = this.clock.now();
     const reference = `whk_${randomBytes(12).toString('hex')}`;
     const secret = newSigningSecret();
-    const endpoint = await this.endpoints.save({
+    const endpoint = await this.endpoints.insert({
       reference,
       developerId: ctx.developerId,
       mode: ctx.mode,
@@ -70,20 +74,14 @@ export class WebhooksService {
 
   /** @throws webhook_not_found */
   async get(ctx: DeveloperContext, reference: string): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.endpoints.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode, deletedAt: IsNull() });
+    const endpoint = await this.endpoints.findActive(ctx, reference);
     if (!endpoint) throw new DomainError('webhook_not_found', 'No such webhook endpoint.');
     return endpoint;
   }
 
-  async list(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<WebhookEndpointEntity>> {
-    const query = this.endpoints
-      .createQueryBuilder('w')
-      .where('w.developer_id = :developerId AND w.mode = :mode AND w.deleted_at IS NULL', ctx)
-      .orderBy('w.created_at', 'DESC')
-      .addOrderBy('w.id', 'DESC')
-      .limit(filter.limit + 1);
-    if (filter.cursor) query.andWhere('(w.created_at, w.id) < (:createdAt, :id)', decodeCursor(filter.cursor));
-    return toPage(await query.getMany(), filter.limit, (w) => w);
+  /** @throws validation_error (a cursor this list did not issue) */
+  list(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<WebhookEndpointEntity>> {
+    return this.endpoints.list(ctx, filter);
   }
 
   /**
@@ -112,23 +110,18 @@ export class WebhooksService {
   /** Stops deliveries to the endpoint; its logs stay readable to operators. @throws webhook_not_found */
   async delete(ctx: DeveloperContext, reference: string): Promise<void> {
     const endpoint = await this.get(ctx, reference);
+    const now = this.clock.now();
     await inTransaction(this.dataSource, async (m) => {
-      await m.update(WebhookEndpointEntity, { id: endpoint.id }, { deletedAt: this.clock.now() });
-      await moveEndpointDeliveries(m, endpoint.id, 'fail', this.clock.now());
+      await this.endpoints.markDeleted(m, endpoint.id, now);
+      await this.deliveries.moveAllOfEndpoint(m, endpoint.id, 'fail', now);
     });
   }
 
-  /** Every attempt to this endpoint, newest first. @throws webhook_not_found */
+  /** Every attempt to this endpoint, newest first. @throws webhook_not_found, validation_error (cursor) */
   async listLogs(ctx: DeveloperContext, reference: string, filter: { limit: number; cursor?: string }): Promise<Page<{ log: WebhookDeliveryLogEntity; endpoint: WebhookEndpointEntity }>> {
     const endpoint = await this.get(ctx, reference);
-    const query = this.logs
-      .createQueryBuilder('l')
-      .where('l.endpoint_id = :endpointId AND l.developer_id = :developerId AND l.mode = :mode', { endpointId: endpoint.id, ...ctx })
-      .orderBy('l.created_at', 'DESC')
-      .addOrderBy('l.id', 'DESC')
-      .limit(filter.limit + 1);
-    if (filter.cursor) query.andWhere('(l.created_at, l.id) < (:createdAt, :id)', decodeCursor(filter.cursor));
-    return toPage(await query.getMany(), filter.limit, (log) => ({ log, endpoint }));
+    const page = await this.logs.listForEndpoint(ctx, endpoint.id, filter);
+    return { ...page, items: page.items.map((log) => ({ log, endpoint })) };
   }
 
   /**
@@ -136,9 +129,9 @@ export class WebhooksService {
    * @throws webhook_log_not_found, conflict (an attempt of that delivery is in flight)
    */
   async retry(ctx: DeveloperContext, logReference: string): Promise<WebhookDeliveryLogEntity> {
-    const log = await this.logs.findOneBy({ reference: logReference, developerId: ctx.developerId, mode: ctx.mode });
-    const endpoint = log && (await this.endpoints.findOneBy({ id: log.endpointId, deletedAt: IsNull() }));
-    if (!log || !endpoint) throw new DomainError('webhook_log_not_found', 'No such webhook delivery log.');
+    const log = await this.logs.findByReference(ctx, logReference);
+    const endpoint = log && (await this.endpoints.findById(ctx, log.endpointId));
+    if (!log || !endpoint || endpoint.deletedAt) throw new DomainError('webhook_log_not_found', 'No such webhook delivery log.');
     return this.dispatcher.attemptNow({ id: log.deliveryId }, endpoint, 'manual');
   }
 
@@ -147,34 +140,17 @@ export class WebhooksService {
     const endpoint = await this.get(ctx, reference);
     const now = this.clock.now();
     const eventId = newEventId();
+    const data: TestEventData = { webhook_id: endpoint.reference, message: 'This is a test delivery from the gateway.' };
+    // Not through EventsService.emit: a test event goes to this endpoint only, whatever it subscribes to.
     const delivery = await inTransaction(this.dataSource, async (m) => {
-      await m.query(`INSERT INTO events (id, developer_id, mode, name, data, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-        eventId,
-        ctx.developerId,
-        ctx.mode,
-        TEST_EVENT_NAME,
-        JSON.stringify({ webhook_id: endpoint.reference, message: 'This is a test delivery from the gateway.' } satisfies TestEventData),
-        now,
-      ]);
-      return m.getRepository(WebhookDeliveryEntity).save({
-        developerId: ctx.developerId,
-        mode: ctx.mode,
-        endpointId: endpoint.id,
-        eventId,
-        status: 'pending',
-        attempts: 0,
-        // Never picked up by the sweeper: a test delivery is attempted once, here.
-        nextAttemptAt: new Date('9999-01-01T00:00:00Z'),
-        leaseUntil: null,
-        createdAt: now,
-        completedAt: null,
-      });
+      await this.events.insert(m, { id: eventId, developerId: ctx.developerId, mode: ctx.mode, name: TEST_EVENT_NAME, data: { ...data }, createdAt: now });
+      return this.deliveries.createUnscheduled(m, ctx, endpoint.id, eventId, now);
     });
     return this.dispatcher.attemptNow(delivery, endpoint, 'test');
   }
 
   private async checkUrl(ctx: DeveloperContext, url: string): Promise<void> {
-    const policy = { mode: ctx.mode, trustedHosts: this.config.webhooks.trustedHosts };
+    const policy = urlPolicy(ctx.mode, this.config.webhooks);
     const problem = urlFormProblem(url, policy) ?? (await urlAddressProblem(url, policy, (hostname) => this.resolver.resolve(hostname)));
     if (problem) throw validationError('url', `url ${problem}`);
   }

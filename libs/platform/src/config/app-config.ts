@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import type { EncryptionKey } from '../crypto/encryption';
-import type { Currency } from '../money';
+import { CURRENCIES, type Currency } from '../money';
 import { configSchema } from './config.schema';
 
 /** The typed, validated configuration every process receives. */
@@ -9,12 +10,14 @@ export interface AppConfig {
   api: { host: string; port: number; publicBaseUrl: string; trustedProxies: string[] };
   database: { url?: string; poolSize: number; embeddedDir: string; embeddedPort: number };
   redisUrl?: string;
-  rateLimits: { livePerSecond: number; testPerSecond: number; ipPerSecond: number; redisPrefix: string };
+  rateLimits: { livePerSecond: number; testPerSecond: number; ipPerSecond: number; portalAuthPerMinute: number; redisPrefix: string };
   idempotency: { retentionHours: number; lockTimeoutSeconds: number };
   requestLog: { retentionDays: number; flushIntervalMs: number; batchSize: number; maxBuffered: number };
   scheduler: { host: string; port: number };
+  /** Ports of the development servers `npm start` runs beside the gateway. */
+  devServers: { providerSimPort: number; portalPort: number };
   /** Delivery policy of merchant webhooks (delays in ms between attempts, per-attempt timeout). */
-  webhooks: { retryScheduleMs: number[]; timeoutMs: number; trustedHosts: string[]; secretRotationGraceHours: number };
+  webhooks: { retryScheduleMs: number[]; timeoutMs: number; trustedHosts: string[]; secretRotationGraceHours: number; allowPrivateTargetsInTestMode: boolean };
   /** Keys for values stored encrypted; the first encrypts. Empty (never in production) = ephemeral key. */
   encryptionKeys: EncryptionKey[];
   mail: { smtpUrl?: string; from: string };
@@ -25,6 +28,8 @@ export interface AppConfig {
     loginMaxFailures: number;
     loginLockoutMinutes: number;
     totpLockoutMinutes: number;
+    /** argon2 hashes running at once, and how many more may wait before sign-in is refused (503). */
+    passwordHashing: { concurrency: number; maxWaiting: number };
   };
   /** Withdrawals above these amounts need a TOTP code; a currency not listed always does. */
   largeWithdrawalThresholds: Partial<Record<Currency, string>>;
@@ -47,11 +52,26 @@ export interface AppConfig {
   };
 }
 
-/** Where one mode's provider account is reached, and its secret key (never logged). */
+/**
+ * Where one mode's provider account is reached, its secret key (never logged), and what it
+ * offers: the provider's documented limits (`profile`) and the currencies enabled on the account.
+ */
 export interface ProviderAccountConfig {
   baseUrl: string;
   secretKey: string;
+  profile: ProviderProfile;
+  /** Upper-case ISO codes, e.g. `['NGN']`. */
+  currencies: string[];
 }
+
+/** `paystack`: Paystack's documented capabilities; `simulator`: everything, so every flow stays testable. */
+export type ProviderProfile = 'paystack' | 'simulator';
+
+/**
+ * The currencies Paystack serves (an account serves those its business enabled): PaystackOSS/openapi
+ * `components/schemas/Currency`. Never GBP.
+ */
+export const PAYSTACK_CURRENCIES: readonly string[] = ['NGN', 'GHS', 'ZAR', 'KES', 'USD'];
 
 /** The provider simulator's well-known development secrets: refused in production. */
 export const SIMULATOR_DEVELOPMENT_SECRETS: readonly string[] = ['sk_sim_test_secret', 'sk_sim_live_secret'];
@@ -108,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       livePerSecond: c.RATE_LIMIT_LIVE_PER_SECOND,
       testPerSecond: c.RATE_LIMIT_TEST_PER_SECOND,
       ipPerSecond: c.RATE_LIMIT_IP_PER_SECOND,
+      portalAuthPerMinute: c.RATE_LIMIT_PORTAL_AUTH_PER_MINUTE,
       redisPrefix: c.RATE_LIMIT_REDIS_PREFIX,
     },
     idempotency: { retentionHours: c.IDEMPOTENCY_RETENTION_HOURS, lockTimeoutSeconds: c.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
@@ -118,11 +139,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       maxBuffered: c.REQUEST_LOG_MAX_BUFFERED,
     },
     scheduler: { host: c.SCHEDULER_HOST, port: c.SCHEDULER_PORT },
+    devServers: { providerSimPort: c.PROVIDER_SIM_PORT, portalPort: c.PORTAL_PORT },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_SECONDS,
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       trustedHosts: c.WEBHOOK_TRUSTED_HOSTS,
       secretRotationGraceHours: c.WEBHOOK_SECRET_ROTATION_GRACE_HOURS,
+      allowPrivateTargetsInTestMode: c.WEBHOOK_ALLOW_PRIVATE_TARGETS_IN_TEST_MODE ?? c.NODE_ENV !== 'production',
     },
     encryptionKeys: c.ENCRYPTION_KEYS,
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
@@ -133,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       loginMaxFailures: c.PORTAL_LOGIN_MAX_FAILURES,
       loginLockoutMinutes: c.PORTAL_LOGIN_LOCKOUT_MINUTES,
       totpLockoutMinutes: c.TOTP_LOCKOUT_MINUTES,
+      passwordHashing: passwordHashing(c.PORTAL_PASSWORD_HASH_CONCURRENCY, c.PORTAL_PASSWORD_HASH_QUEUE),
     },
     largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
     payments: {
@@ -144,11 +168,47 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
     provider: {
-      test: { baseUrl: c.PROVIDER_TEST_BASE_URL.replace(/\/+$/, ''), secretKey: c.PROVIDER_TEST_SECRET_KEY },
-      live: { baseUrl: c.PROVIDER_LIVE_BASE_URL.replace(/\/+$/, ''), secretKey: c.PROVIDER_LIVE_SECRET_KEY },
+      test: providerAccount('TEST', c.PROVIDER_TEST_BASE_URL, c.PROVIDER_TEST_SECRET_KEY, c.PROVIDER_TEST_PROFILE, c.PROVIDER_TEST_CURRENCIES),
+      live: providerAccount('LIVE', c.PROVIDER_LIVE_BASE_URL, c.PROVIDER_LIVE_SECRET_KEY, c.PROVIDER_LIVE_PROFILE, c.PROVIDER_LIVE_CURRENCIES),
       timeoutMs: c.PROVIDER_TIMEOUT_MS,
     },
   };
+}
+
+/**
+ * One mode's provider account. Its profile defaults to `paystack` when the base URL is Paystack's
+ * own host, so pointing a mode at Paystack never silently advertises the simulator's everything;
+ * its currencies default to what a new account serves (Paystack: NGN; the simulator: all the
+ * gateway's), and must be ones the profile's provider serves.
+ */
+function providerAccount(
+  mode: 'TEST' | 'LIVE',
+  baseUrl: string,
+  secretKey: string,
+  profile: ProviderProfile | undefined,
+  currencies: string[] | undefined,
+): ProviderAccountConfig {
+  const url = baseUrl.replace(/\/+$/, '');
+  const resolved: ProviderProfile = profile ?? (new URL(url).hostname === 'api.paystack.co' ? 'paystack' : 'simulator');
+  const served: readonly string[] = resolved === 'paystack' ? PAYSTACK_CURRENCIES : CURRENCIES;
+  const enabled = currencies ?? (resolved === 'paystack' ? ['NGN'] : [...CURRENCIES]);
+  const unserved = enabled.filter((currency) => !served.includes(currency));
+  if (unserved.length > 0) {
+    throw new ConfigError(
+      `PROVIDER_${mode}_CURRENCIES`,
+      `is invalid (${unserved.join(', ')} not served by the ${resolved} profile, which serves ${served.join(', ')})`,
+    );
+  }
+  return { baseUrl: url, secretKey, profile: resolved, currencies: [...new Set(enabled)] };
+}
+
+/**
+ * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which
+ * also serves file and DNS work: by default one hash per core, leaving at least one thread free.
+ */
+function passwordHashing(concurrency: number | undefined, maxWaiting: number | undefined): AppConfig['portal']['passwordHashing'] {
+  const running = concurrency ?? Math.max(1, Math.min(availableParallelism(), 3));
+  return { concurrency: running, maxWaiting: maxWaiting ?? 2 * running };
 }
 
 /**

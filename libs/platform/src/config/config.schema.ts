@@ -21,6 +21,20 @@ const amountsByCurrency = (defaults: string) =>
     .refine((v) => v === '' || v.split(',').every((e) => /^(NGN|USD|GBP|KES):\d{1,12}(\.\d{1,2})?$/.test(e.trim())), 'must be CURRENCY:amount pairs, e.g. NGN:10,USD:0.50')
     .transform((v) => Object.fromEntries(v === '' ? [] : v.split(',').map((e) => e.trim().split(':'))) as Partial<Record<'NGN' | 'USD' | 'GBP' | 'KES', string>>);
 
+const providerProfile = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.enum(['paystack', 'simulator']).optional());
+/** `NGN,USD`: ISO currency codes; empty counts as unset. */
+const currencyList = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean)))
+  .refine((list) => list === undefined || (list.length > 0 && list.every((c) => /^[A-Z]{3}$/.test(c))), 'must be currency codes, e.g. NGN,USD');
+
 /**
  * Every setting the gateway reads, validated once at boot. Nothing else reads process.env.
  * Names are the environment variable names; `.env.example` documents each one.
@@ -49,6 +63,9 @@ export const configSchema = z.object({
   RATE_LIMIT_LIVE_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(100),
   RATE_LIMIT_TEST_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(25),
   RATE_LIMIT_IP_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  // Requests per minute per client IP to the portal routes that check a password, code or link
+  // token (sign-in, its TOTP step, password reset, accepting an invitation): slows guessing.
+  RATE_LIMIT_PORTAL_AUTH_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(10),
   // Namespace of the counters in Redis: instances that share limits must use the same prefix.
   RATE_LIMIT_REDIS_PREFIX: z.string().trim().min(1).default('gateway:rate-limit:'),
 
@@ -88,6 +105,11 @@ export const configSchema = z.object({
   PORTAL_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   PORTAL_LOGIN_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   TOTP_LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  // argon2id hashes (64 MiB each) run at most this many at once (default: the CPU cores, at most
+  // 3 so libuv's 4 threads keep one for files and DNS); at most PORTAL_PASSWORD_HASH_QUEUE more
+  // wait (default: twice the concurrency), and beyond that sign-in answers 503 at once.
+  PORTAL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  PORTAL_PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
   // Withdrawals above this need a TOTP code: `1000000` (NGN) or `NGN:1000000,USD:5000`.
   LARGE_WITHDRAWAL_THRESHOLD: z
     .string()
@@ -113,6 +135,15 @@ export const configSchema = z.object({
   PROVIDER_TEST_SECRET_KEY: z.string().trim().min(1).default('sk_sim_test_secret'),
   PROVIDER_LIVE_BASE_URL: httpUrl.default('http://127.0.0.1:4010'),
   PROVIDER_LIVE_SECRET_KEY: z.string().trim().min(1).default('sk_sim_live_secret'),
+  // What each mode's provider account offers (docs/provider-adapter.md#capabilities): `paystack`
+  // (Paystack's documented limits) or `simulator` (everything). Unset: `paystack` when the mode's
+  // base URL is api.paystack.co, else `simulator`. Checked against the currencies in loadConfig.
+  PROVIDER_TEST_PROFILE: providerProfile,
+  PROVIDER_LIVE_PROFILE: providerProfile,
+  // Currencies enabled on each mode's provider account, comma-separated (a Paystack account serves
+  // those its business enabled). Unset: NGN with `paystack`, every gateway currency with `simulator`.
+  PROVIDER_TEST_CURRENCIES: currencyList,
+  PROVIDER_LIVE_CURRENCIES: currencyList,
   // Per provider call; past it the API answers 504 gateway_timeout (safe to retry with the same key).
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(20_000),
 
@@ -143,9 +174,23 @@ export const configSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
   WEBHOOK_SECRET_ROTATION_GRACE_HOURS: z.coerce.number().min(0).max(720).default(24),
+  // Whether test-mode endpoints may target loopback and private networks (127.0.0.1, 10.x, …, a
+  // developer's own machine). Unset: on when NODE_ENV is development or test, off in production,
+  // so no tenant's test key reaches the gateway's own host. Live mode never may.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS_IN_TEST_MODE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.stringbool().optional()),
 
   SCHEDULER_HOST: z.string().trim().min(1).default('127.0.0.1'),
   SCHEDULER_PORT: port.default(3002),
+
+  // Where `npm start` runs the provider simulator and the portal's dev server (point
+  // PROVIDER_*_BASE_URL at a moved simulator).
+  PROVIDER_SIM_PORT: port.default(4010),
+  PORTAL_PORT: port.default(4200),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

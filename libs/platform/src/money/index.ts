@@ -25,3 +25,4 @@ export { allocateByRatios, allocateByShares, allocateEvenly, type ShareAllocatio
 export { checkAmount, DEFAULT_AMOUNT_LIMITS, isWithinLimits, type AmountCheck, type AmountLimits, type AmountProblem } from './limits';
 export { computeFee, type FeeSchedule } from './fees';
 export { amountTransformer } from './amount.transformer';
+export { parseRequestAmount } from './request-amount';

@@ -1,45 +1,33 @@
-import { DomainError } from '../errors';
+import { defineCursor, type DecodedPosition, type EncodedPosition } from './cursor-codec';
+import { defineKeyset, type KeysetPageQuery, type Page } from './keyset';
 
-/** A position in a newest-first list: the (created_at, id) of the last row returned. */
-export interface CursorPosition {
-  createdAt: Date;
-  id: string;
-}
+const CREATED_AT_FIELDS = { createdAt: 'timestamp', id: 'uuid' } as const;
 
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-  hasMore: boolean;
-  limit: number;
-}
+/** The position most lists page by, newest first: the (created_at, id) of the last row returned. */
+export const createdAtCursor = defineCursor(CREATED_AT_FIELDS);
 
-/** Opaque to clients; base64url of "<iso time>|<id>". */
+export type CursorPosition = EncodedPosition<typeof CREATED_AT_FIELDS>;
+export type DecodedCursorPosition = DecodedPosition<typeof CREATED_AT_FIELDS>;
+
+/** The order most lists use: (created_at, id), newest first. */
+export const newestFirst = defineKeyset(createdAtCursor, { createdAt: 'created_at', id: 'id' });
+/** One page's read in that order, for a repository that takes it from its caller. */
+export type NewestFirstPage = KeysetPageQuery<typeof CREATED_AT_FIELDS>;
+
+/** Opaque to clients. */
 export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, 'utf8').toString('base64url');
-}
-
-/** @throws validation_error for a cursor this service did not issue. */
-export function decodeCursor(cursor: string): CursorPosition {
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(time ?? '');
-  if (!id || Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new DomainError('validation_error', 'The cursor is not valid.', { cursor: ['is not a cursor returned by this API'] });
-  }
-  return { createdAt, id };
+  return createdAtCursor.encode(position);
 }
 
 /**
- * Builds a page from rows fetched with LIMIT limit + 1, ordered by (created_at DESC, id DESC).
- * Keyset pagination: rows inserted while a client pages never cause a gap or a duplicate.
+ * The position to continue after, its created_at as validated text (bind it as a query parameter).
+ * @throws validation_error (field `cursor`) for a cursor this API did not issue.
  */
+export function decodeCursor(cursor: string): DecodedCursorPosition {
+  return createdAtCursor.decode(cursor);
+}
+
+/** A page from rows read in `newestFirst` order with LIMIT limit + 1 (see `newestFirst.page(…).toPage`). */
 export function toPage<R extends { createdAt: Date; id: string }, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
-  const hasMore = rows.length > limit;
-  const visible = hasMore ? rows.slice(0, limit) : rows;
-  const last = visible[visible.length - 1];
-  return {
-    items: visible.map(map),
-    nextCursor: hasMore && last ? encodeCursor(last) : null,
-    hasMore,
-    limit,
-  };
+  return newestFirst.page({ limit }).toPage(rows, map);
 }

@@ -1,1 +1,3 @@
 export * from './cursor';
+export * from './cursor-codec';
+export * from './keyset';

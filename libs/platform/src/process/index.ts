@@ -1,1 +1,2 @@
 export * from './supervision';
+export * from './on-shutdown';

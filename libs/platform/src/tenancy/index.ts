@@ -1,1 +1,2 @@
 export * from './developer-context';
+export * from './test-mode';

@@ -17,6 +17,7 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     RATE_LIMIT_TEST_PER_SECOND: '100000',
     RATE_LIMIT_LIVE_PER_SECOND: '100000',
     RATE_LIMIT_IP_PER_SECOND: '100000',
+    RATE_LIMIT_PORTAL_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_REDIS_PREFIX: `gateway-test:${randomBytes(6).toString('hex')}:`,
     // No provider unless a test starts its own simulator and passes PROVIDER_*: port 9 refuses
     // connections, so a test can never reach (and mutate) the development simulator `npm start` runs.

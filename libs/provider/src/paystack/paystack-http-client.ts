@@ -6,11 +6,25 @@ import { ProviderRejectedError } from '../provider-rejected.error';
 export interface PaystackRequest {
   /** A stable name for logs ("transaction.verify"): paths can carry provider ids, so they are never logged. */
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
+  query?: Record<string, string | number | boolean | undefined>;
   body?: Record<string, unknown>;
   /** Sent as `Idempotency-Key` for POSTs that carry no reference of ours (the simulator honours it). */
   idempotencyKey?: string;
+  /**
+   * The 4xx statuses this call documents as refusals. Any other 4xx — a path that does not exist
+   * (404), a method the provider does not take — is no answer about our request: a
+   * `provider_error`, logged as an error, never a `ProviderRejectedError` a caller could read as
+   * "refused" (and, say, record a hold as released). Unset: any explained 4xx is a refusal.
+   */
+  refusals?: readonly number[];
+}
+
+/** The whole success envelope, for lists that page with `meta`. */
+export interface PaystackEnvelope {
+  data: unknown;
+  meta: unknown;
 }
 
 const TIMEOUT_MESSAGE = 'The payment provider did not answer in time; retrying with the same idempotency key is safe.';
@@ -30,6 +44,10 @@ export class PaystackHttpClient {
   ) {}
 
   async send(mode: Mode, request: PaystackRequest): Promise<unknown> {
+    return (await this.sendForEnvelope(mode, request)).data;
+  }
+
+  async sendForEnvelope(mode: Mode, request: PaystackRequest): Promise<PaystackEnvelope> {
     const account = this.accounts[mode];
     const started = Date.now();
     const signal = AbortSignal.timeout(this.timeoutMs);
@@ -40,7 +58,7 @@ export class PaystackHttpClient {
     let status: number;
     let text: string;
     try {
-      const response = await fetch(`${account.baseUrl}${request.path}`, {
+      const response = await fetch(`${account.baseUrl}${request.path}${queryString(request.query)}`, {
         method: request.method,
         headers,
         body: request.body ? JSON.stringify(request.body) : undefined,
@@ -63,7 +81,7 @@ export class PaystackHttpClient {
     const envelope = parseEnvelope(text);
     if (status >= 200 && status < 300 && envelope && envelope.status === true) {
       this.logger.debug(`${mode} ${request.operation}: ${status} in ${elapsed} ms`);
-      return envelope.data;
+      return { data: envelope.data, meta: envelope.meta };
     }
     if (status === 401 || status === 403) {
       // Our secret is wrong or revoked: an operator problem, never the merchant's.
@@ -71,8 +89,14 @@ export class PaystackHttpClient {
       throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
     }
     if (status >= 400 && status < 500 && envelope && typeof envelope.message === 'string') {
-      this.logger.log(`${mode} ${request.operation}: refused with ${status} in ${elapsed} ms`);
-      throw new ProviderRejectedError(status, envelope.message);
+      const refusal = refusalDetails(envelope);
+      if (request.refusals && !request.refusals.includes(status)) {
+        // E.g. a 404 from a path the provider does not have: says nothing about our request.
+        this.logger.error(`${mode} ${request.operation}: answered ${status} (${refusal.type ?? 'no type'}/${refusal.code ?? 'no code'}), which this call never documents; check the provider base URL`);
+        throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+      }
+      this.logger.log(`${mode} ${request.operation}: refused with ${status} (${refusal.type ?? 'no type'}/${refusal.code ?? 'no code'}) in ${elapsed} ms`);
+      throw new ProviderRejectedError(status, envelope.message, refusal);
     }
     this.logger.warn(`${mode} ${request.operation}: ${status} in ${elapsed} ms${envelope ? '' : ' (not a provider envelope)'}`);
     throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
@@ -89,10 +113,32 @@ export class PaystackHttpClient {
   }
 }
 
+/** Success: `{status: true, message, data, meta?}`; error: `{status: false, message, meta?: {nextStep}, type?, code?}`. */
 interface Envelope {
   status: unknown;
   message: unknown;
   data: unknown;
+  meta?: unknown;
+  type?: unknown;
+  code?: unknown;
+}
+
+/** Paystack's `type`, `code` and `meta.nextStep`, when the error body carries them. */
+function refusalDetails(envelope: Envelope): { type?: string; code?: string; nextStep?: string } {
+  const meta = envelope.meta !== null && typeof envelope.meta === 'object' ? (envelope.meta as { nextStep?: unknown }) : {};
+  return {
+    ...(typeof envelope.type === 'string' && { type: envelope.type }),
+    ...(typeof envelope.code === 'string' && { code: envelope.code }),
+    ...(typeof meta.nextStep === 'string' && { nextStep: meta.nextStep }),
+  };
+}
+
+function queryString(query: PaystackRequest['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 function parseEnvelope(text: string): Envelope | null {

@@ -1,19 +1,27 @@
 import type { Mode } from '@gateway/contracts';
-import { type ProviderAccountConfig, DomainError } from '@gateway/platform';
+import { Amount, type Currency, DomainError, type ProviderAccountConfig } from '@gateway/platform';
+import { capabilitiesFor, type ProviderCapabilities } from '../capabilities';
 import { PaymentProvider } from '../payment-provider';
 import type {
+  AcceptDisputeInput,
   CaptureAuthorizationInput,
   ChargeAuthorizationInput,
+  ContestDisputeInput,
   CreateDedicatedAccountInput,
   CreateTransferRecipientInput,
+  DisputeDocument,
   DisputeEvidenceInput,
+  FinalizeTransferInput,
   InitializedTransaction,
   InitializeTransactionInput,
   InitiateTransferInput,
   ProviderBank,
   ProviderDedicatedAccount,
   ProviderDispute,
+  ProviderDisputeEvidence,
+  ProviderDisputeUpload,
   ProviderHold,
+  ProviderHoldRelease,
   ProviderRefund,
   ProviderTransaction,
   ProviderTransfer,
@@ -21,40 +29,53 @@ import type {
   ProviderWebhook,
   RefundInput,
   ReserveAuthorizationInput,
+  ResolveDisputeInput,
   SandboxCheckoutOutcome,
   SandboxDepositInput,
   SandboxDisputeInput,
 } from '../provider.types';
 import { ProviderRejectedError } from '../provider-rejected.error';
+import { addEvidence, resolve, uploadDocument, uploadUrl } from './paystack-disputes';
+import { captureHold, releaseHold, reserveHold, verifyHold } from './paystack-holds';
 import { PaystackHttpClient } from './paystack-http-client';
-import {
-  toProviderDedicatedAccount,
-  toProviderDispute,
-  toProviderHold,
-  toProviderRefund,
-  toProviderTransaction,
-  toProviderTransfer,
-  toProviderTransferRecipient,
-} from './paystack.mapper';
+import { createRecipient, finalizeTransfer, initiateTransfer, listBanks, verifyTransfer } from './paystack-transfers';
+import { toProviderDedicatedAccount, toProviderDispute, toProviderTransaction } from './paystack.mapper';
+import { createRefund, listRefunds } from './paystack-refunds';
 import { parseVerifiedWebhook, signingMode } from './paystack-webhook';
 import { asObject, requiredString, toWireMinor } from './paystack-wire';
 
 export interface PaystackHttpProviderOptions {
+  /** Per mode: where the account is, its secret, its profile and enabled currencies. */
   accounts: Readonly<Record<Mode, ProviderAccountConfig>>;
   timeoutMs: number;
+  /** Banks asked for per page of `GET /bank` (default 100). */
+  bankPageSize?: number;
+  /** Replaces what a mode's profile and currencies advertise (tests that prove refusals). */
+  capabilities?: Partial<Record<Mode, ProviderCapabilities>>;
 }
+
+const DEFAULT_BANK_PAGE_SIZE = 100;
+const WIRE_NAMES = { firstName: 'first_name', lastName: 'last_name', phone: 'phone' } as const;
 
 /**
  * PaymentProvider over Paystack's HTTP API (or the simulator, which speaks the same wire format).
  * Our reference is sent as the provider's reference, so a retry after a timeout finds or repeats
- * the same object instead of moving money twice.
+ * the same object instead of moving money twice. Refusals are told apart by Paystack's error
+ * `code` and `type`, never by message text. Holds, transfers and disputes live in their own files.
  */
 export class PaystackHttpProvider extends PaymentProvider {
   private readonly http: PaystackHttpClient;
+  private readonly capabilityByMode: Readonly<Record<Mode, ProviderCapabilities>>;
 
   constructor(private readonly options: PaystackHttpProviderOptions) {
     super();
     this.http = new PaystackHttpClient(options.accounts, options.timeoutMs);
+    const of = (mode: Mode) => options.capabilities?.[mode] ?? capabilitiesFor(options.accounts[mode].profile, options.accounts[mode].currencies);
+    this.capabilityByMode = { test: of('test'), live: of('live') };
+  }
+
+  capabilities(mode: Mode): ProviderCapabilities {
+    return this.capabilityByMode[mode];
   }
 
   async initializeTransaction(mode: Mode, input: InitializeTransactionInput): Promise<InitializedTransaction> {
@@ -87,7 +108,7 @@ export class PaystackHttpProvider extends PaymentProvider {
   }
 
   /**
-   * Paystack refuses a reused reference outright (400 "Duplicate Transaction Reference"), also when
+   * Paystack refuses a reused reference outright (400, code `duplicate_reference`), also when
    * it is our own retry after a timeout whose first call went through. So on that refusal the
    * reference is verified and, when it is this very charge (same amount, currency and card), its
    * outcome is the answer: a retry never charges twice and never reports a false failure. Anything
@@ -110,135 +131,75 @@ export class PaystackHttpProvider extends PaymentProvider {
       });
       return toProviderTransaction(data);
     } catch (error) {
-      if (!isDuplicateReference(error)) throw error;
+      if (!(error instanceof ProviderRejectedError) || !error.isDuplicateReference) throw error;
       const earlier = await this.verifyTransaction(mode, input.reference);
       if (!earlier || !isSameCharge(earlier, input)) throw error;
       return earlier;
     }
   }
 
-  async reserveAuthorization(mode: Mode, input: ReserveAuthorizationInput): Promise<ProviderHold> {
-    const data = await this.http.send(mode, {
-      operation: 'preauthorization.reserve',
-      method: 'POST',
-      path: '/preauthorization/reserve_authorization',
-      body: {
-        reference: input.reference,
-        authorization_code: input.authorizationCode,
-        email: input.email,
-        amount: toWireMinor(input.amount),
-        currency: input.currency,
-      },
-    });
-    return toProviderHold(data);
+  reserveAuthorization(mode: Mode, input: ReserveAuthorizationInput): Promise<ProviderHold> {
+    return reserveHold(this.http, mode, input);
   }
 
-  async captureAuthorization(mode: Mode, input: CaptureAuthorizationInput): Promise<ProviderHold> {
-    const data = await this.http.send(mode, {
-      operation: 'preauthorization.capture',
-      method: 'POST',
-      path: '/preauthorization/capture_authorization',
-      body: { reference: input.reference, ...(input.amount !== undefined && { amount: toWireMinor(input.amount) }) },
-    });
-    return toProviderHold(data);
+  captureAuthorization(mode: Mode, input: CaptureAuthorizationInput): Promise<ProviderHold> {
+    return captureHold(this.http, mode, input);
   }
 
-  async releaseAuthorization(mode: Mode, reference: string): Promise<ProviderHold> {
-    const data = await this.http.send(mode, {
-      operation: 'preauthorization.release',
-      method: 'POST',
-      path: '/preauthorization/release_authorization',
-      body: { reference },
-    });
-    return toProviderHold(data);
+  releaseAuthorization(mode: Mode, reference: string, currency?: Currency): Promise<ProviderHoldRelease> {
+    return releaseHold(this.http, mode, reference, currency);
   }
 
-  async refund(mode: Mode, input: RefundInput): Promise<ProviderRefund> {
-    const data = await this.http.send(mode, {
-      operation: 'refund.create',
-      method: 'POST',
-      path: '/refund',
-      body: {
-        transaction: input.transactionReference,
-        ...(input.amount !== undefined && { amount: toWireMinor(input.amount) }),
-      },
-      // /refund takes no reference of ours: the key makes a retry return the first refund.
-      idempotencyKey: input.reference === undefined ? undefined : `refund:${input.reference}`,
-    });
-    return toProviderRefund(data);
+  verifyAuthorization(mode: Mode, reference: string): Promise<ProviderHold | null> {
+    return verifyHold(this.http, mode, reference);
   }
 
-  async listBanks(mode: Mode): Promise<ProviderBank[]> {
-    const data = await this.http.send(mode, { operation: 'bank.list', method: 'GET', path: '/bank' });
-    if (!Array.isArray(data)) throw new DomainError('provider_error', 'The payment provider sent an unexpected answer (banks).');
-    return data.map((item) => {
-      const bank = asObject(item, 'bank');
-      return {
-        name: requiredString(bank, 'name'),
-        code: requiredString(bank, 'code'),
-        slug: requiredString(bank, 'slug'),
-        currency: requiredString(bank, 'currency'),
-      };
-    });
+  refund(mode: Mode, input: RefundInput): Promise<ProviderRefund> {
+    return createRefund(this.http, mode, input);
   }
 
-  async createTransferRecipient(mode: Mode, input: CreateTransferRecipientInput): Promise<ProviderTransferRecipient> {
-    const data = await this.http.send(mode, {
-      operation: 'transferrecipient.create',
-      method: 'POST',
-      path: '/transferrecipient',
-      body: {
-        type: 'nuban',
-        name: input.name,
-        account_number: input.accountNumber,
-        bank_code: input.bankCode,
-        currency: input.currency,
-      },
-    });
-    return toProviderTransferRecipient(data);
+  listRefunds(mode: Mode, transactionReference: string): Promise<ProviderRefund[]> {
+    return listRefunds(this.http, mode, transactionReference);
   }
 
-  async initiateTransfer(mode: Mode, input: InitiateTransferInput): Promise<ProviderTransfer> {
-    const data = await this.http.send(mode, {
-      operation: 'transfer.initiate',
-      method: 'POST',
-      path: '/transfer',
-      body: {
-        source: 'balance',
-        reference: input.reference,
-        amount: toWireMinor(input.amount),
-        currency: input.currency,
-        recipient: input.recipientCode,
-        ...(input.reason !== undefined && { reason: input.reason }),
-      },
-    });
-    return toProviderTransfer(data);
+  listBanks(mode: Mode, currency: Currency): Promise<ProviderBank[]> {
+    return listBanks(this.http, mode, currency, this.options.bankPageSize ?? DEFAULT_BANK_PAGE_SIZE);
   }
 
-  async verifyTransfer(mode: Mode, reference: string): Promise<ProviderTransfer | null> {
-    const data = await this.http.sendOrNull(mode, {
-      operation: 'transfer.verify',
-      method: 'GET',
-      path: `/transfer/verify/${encodeURIComponent(reference)}`,
-    });
-    return data === null ? null : toProviderTransfer(data);
+  createTransferRecipient(mode: Mode, input: CreateTransferRecipientInput): Promise<ProviderTransferRecipient> {
+    return createRecipient(this.http, mode, input);
   }
 
+  initiateTransfer(mode: Mode, input: InitiateTransferInput): Promise<ProviderTransfer> {
+    return initiateTransfer(this.http, mode, input);
+  }
+
+  finalizeTransfer(mode: Mode, input: FinalizeTransferInput): Promise<ProviderTransfer> {
+    return finalizeTransfer(this.http, mode, input);
+  }
+
+  verifyTransfer(mode: Mode, reference: string): Promise<ProviderTransfer | null> {
+    return verifyTransfer(this.http, mode, reference);
+  }
+
+  /**
+   * The provider's bank account for a customer needs their first name, last name and phone
+   * (guide "Dedicated Virtual Accounts"): refused before anything is sent when one is blank; they
+   * are set on the customer and sent again with the account, which updates a customer created
+   * earlier without them.
+   */
   async createDedicatedAccount(mode: Mode, input: CreateDedicatedAccountInput): Promise<ProviderDedicatedAccount> {
+    const missing = (['firstName', 'lastName', 'phone'] as const).filter((field) => !input[field]?.trim());
+    if (missing.length > 0) {
+      throw new DomainError('validation_error', 'A dedicated account needs the customer\'s first name, last name and phone.', {
+        ...Object.fromEntries(missing.map((field) => [WIRE_NAMES[field], ['is required for a dedicated account']])),
+      });
+    }
+    const names = { first_name: input.firstName.trim(), last_name: input.lastName.trim(), phone: input.phone.trim() };
     // The same e-mail is the same provider customer, and one account per customer and bank: both
     // calls are repeatable, so a retry after a timeout returns the account already created.
     const customer = asObject(
-      await this.http.send(mode, {
-        operation: 'customer.create',
-        method: 'POST',
-        path: '/customer',
-        body: {
-          email: input.customerEmail,
-          ...(input.firstName !== undefined && { first_name: input.firstName }),
-          ...(input.lastName !== undefined && { last_name: input.lastName }),
-          ...(input.phone !== undefined && { phone: input.phone }),
-        },
-      }),
+      await this.http.send(mode, { operation: 'customer.create', method: 'POST', path: '/customer', body: { email: input.customerEmail, ...names } }),
       'customer',
     );
     const customerCode = requiredString(customer, 'customer_code');
@@ -246,32 +207,49 @@ export class PaystackHttpProvider extends PaymentProvider {
       operation: 'dedicated_account.create',
       method: 'POST',
       path: '/dedicated_account',
-      body: { customer: customerCode, ...(input.preferredBank !== undefined && { preferred_bank: input.preferredBank }) },
+      body: { customer: customerCode, ...(input.preferredBank !== undefined && { preferred_bank: input.preferredBank }), ...names },
     });
     return toProviderDedicatedAccount(data, customerCode);
   }
 
-  async submitDisputeEvidence(mode: Mode, providerDisputeId: string, evidence: DisputeEvidenceInput): Promise<ProviderDispute> {
-    await this.http.send(mode, {
-      operation: 'dispute.evidence',
-      method: 'POST',
-      path: `/dispute/${encodeURIComponent(providerDisputeId)}/evidence`,
-      body: {
-        customer_email: evidence.customerEmail,
-        customer_name: evidence.customerName,
-        customer_phone: evidence.customerPhone,
-        service_details: evidence.serviceDetails,
-        ...(evidence.deliveryAddress !== undefined && { delivery_address: evidence.deliveryAddress }),
-        ...(evidence.deliveryDate !== undefined && { delivery_date: evidence.deliveryDate }),
-      },
+  addDisputeEvidence(mode: Mode, providerDisputeId: string, evidence: DisputeEvidenceInput): Promise<ProviderDisputeEvidence> {
+    return addEvidence(this.http, mode, providerDisputeId, evidence);
+  }
+
+  disputeUploadUrl(mode: Mode, providerDisputeId: string, fileName: string): Promise<ProviderDisputeUpload> {
+    return uploadUrl(this.http, mode, providerDisputeId, fileName);
+  }
+
+  resolveDispute(mode: Mode, providerDisputeId: string, input: ResolveDisputeInput): Promise<ProviderDispute> {
+    return resolve(this.http, mode, providerDisputeId, input);
+  }
+
+  async contestDispute(mode: Mode, providerDisputeId: string, input: ContestDisputeInput): Promise<ProviderDispute> {
+    const evidence = await addEvidence(this.http, mode, providerDisputeId, input.evidence);
+    const uploadedFileName = await this.uploadDocument(mode, providerDisputeId, input.document);
+    return resolve(this.http, mode, providerDisputeId, {
+      resolution: 'declined',
+      message: input.message,
+      refundAmount: Amount.zero(),
+      uploadedFileName,
+      providerEvidenceId: evidence.providerEvidenceId,
     });
-    // The evidence answer is not the dispute: read the dispute's new status.
-    const dispute = await this.http.send(mode, {
-      operation: 'dispute.fetch',
-      method: 'GET',
-      path: `/dispute/${encodeURIComponent(providerDisputeId)}`,
+  }
+
+  async acceptDispute(mode: Mode, providerDisputeId: string, input: AcceptDisputeInput): Promise<ProviderDispute> {
+    const uploadedFileName = await this.uploadDocument(mode, providerDisputeId, input.document);
+    return resolve(this.http, mode, providerDisputeId, {
+      resolution: 'merchant-accepted',
+      message: input.message,
+      refundAmount: input.refundAmount,
+      uploadedFileName,
     });
-    return toProviderDispute(dispute);
+  }
+
+  private async uploadDocument(mode: Mode, providerDisputeId: string, document: DisputeDocument): Promise<string> {
+    const upload = await uploadUrl(this.http, mode, providerDisputeId, document.fileName);
+    await uploadDocument(upload, document, this.options.timeoutMs);
+    return upload.fileName;
   }
 
   async completeSandboxCheckout(mode: Mode, reference: string, outcome: SandboxCheckoutOutcome): Promise<ProviderTransaction> {
@@ -339,18 +317,13 @@ function assertSandbox(mode: Mode): void {
   if (mode !== 'test') throw new DomainError('test_mode_required', 'Sandbox controls are available with test keys only.');
 }
 
-/** Paystack's refusal of a reference it has seen (and the simulator's, which copies it). */
-function isDuplicateReference(error: unknown): error is ProviderRejectedError {
-  return error instanceof ProviderRejectedError && error.providerStatus === 400 && /duplicate transaction reference/i.test(error.providerMessage);
-}
-
 /**
  * The transaction under the reference is the charge we asked for: same amount and currency, and
  * the same card when the provider names one (it may send `{}` for an attempt that failed early).
  */
 function isSameCharge(transaction: ProviderTransaction, input: ChargeAuthorizationInput): boolean {
   return (
-    transaction.amount.equals(input.amount) &&
+    (transaction.requestedAmount ?? transaction.amount).equals(input.amount) &&
     transaction.currency === input.currency &&
     (transaction.authorization === null || transaction.authorization.code === input.authorizationCode)
   );

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { Amount } from '@gateway/platform';
-import { PaystackHttpProvider } from '../paystack/paystack-http.provider';
+import { Amount, CURRENCIES, type ProviderAccountConfig } from '@gateway/platform';
+import { PaystackHttpProvider, type PaystackHttpProviderOptions } from '../paystack/paystack-http.provider';
 
 /**
  * Shared by the adapter's contract specs, which start the provider simulator themselves (only
@@ -10,10 +10,16 @@ import { PaystackHttpProvider } from '../paystack/paystack-http.provider';
 export const TEST_SECRET = 'sk_test_adapter_contract';
 export const LIVE_SECRET = 'sk_live_adapter_contract';
 
-export function adapterFor(baseUrl: string, timeoutMs = 5_000, liveBaseUrl = baseUrl): PaystackHttpProvider {
+/** One mode's account on the simulator: its profile, every currency it serves. */
+export function simulatorAccount(baseUrl: string, secretKey: string): ProviderAccountConfig {
+  return { baseUrl, secretKey, profile: 'simulator', currencies: [...CURRENCIES] };
+}
+
+export function adapterFor(baseUrl: string, timeoutMs = 5_000, liveBaseUrl = baseUrl, options: Partial<PaystackHttpProviderOptions> = {}): PaystackHttpProvider {
   return new PaystackHttpProvider({
-    accounts: { test: { baseUrl, secretKey: TEST_SECRET }, live: { baseUrl: liveBaseUrl, secretKey: LIVE_SECRET } },
+    accounts: { test: simulatorAccount(baseUrl, TEST_SECRET), live: simulatorAccount(liveBaseUrl, LIVE_SECRET) },
     timeoutMs,
+    ...options,
   });
 }
 
@@ -26,7 +32,7 @@ let counter = 0;
 /** A reference no other test in the run uses. */
 export function uniqueReference(prefix = 'ref'): string {
   counter += 1;
-  return `${prefix}_${process.pid}_${Date.now()}_${counter}`;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}`;
 }
 
 export const ngn = (major: string) => Amount.parse(major);

@@ -3,7 +3,7 @@ import { apiKeyLimit, clientAddress, rateLimitThrottlers } from './rate-limit-bu
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { FastifyRequest } from 'fastify';
 
-const settings = { livePerSecond: 100, testPerSecond: 25, ipPerSecond: 200, redisPrefix: 'gw:' };
+const settings = { livePerSecond: 100, testPerSecond: 25, ipPerSecond: 200, portalAuthPerMinute: 10, redisPrefix: 'gw:' };
 const principal = (mode: 'live' | 'test'): ApiKeyPrincipal => ({
   developerId: 'd',
   mode,
@@ -14,11 +14,12 @@ const principal = (mode: 'live' | 'test'): ApiKeyPrincipal => ({
 });
 
 describe('rate-limit configuration', () => {
-  it('defaults to 100/s per live key, 25/s per test key and 200/s per IP', () => {
+  it('defaults to 100/s per live key, 25/s per test key, 200/s per IP and 10/min per IP on portal credential routes', () => {
     expect(loadConfig({}).rateLimits).toEqual({
       livePerSecond: 100,
       testPerSecond: 25,
       ipPerSecond: 200,
+      portalAuthPerMinute: 10,
       redisPrefix: 'gateway:rate-limit:',
     });
   });
@@ -35,9 +36,11 @@ describe('rate-limit buckets', () => {
   });
 
   it('counts each bucket under the configured prefix, globally rather than per route', () => {
-    const [ip, key] = rateLimitThrottlers(settings);
+    const [ip, key, portalAuth] = rateLimitThrottlers(settings);
     expect(ip.generateKey?.(undefined as never, '203.0.113.9', 'ip')).toBe('gw:ip:203.0.113.9');
     expect(key.generateKey?.(undefined as never, 'key-id', 'api-key')).toBe('gw:api-key:key-id');
+    expect(portalAuth.generateKey?.(undefined as never, '203.0.113.9', 'portal-auth')).toBe('gw:portal-auth:203.0.113.9');
+    expect(portalAuth.ttl).toBe(60_000);
   });
 
   it('counts the trusted-proxy client IP, else the socket address, and an IPv6 client by its /64', () => {

@@ -4,14 +4,20 @@ import type { AppConfig } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal } from '../auth/principal';
 
-/** The limits are per second: every bucket counts over a 1-second window. */
+/** The API limits are per second: their buckets count over a 1-second window. */
 export const RATE_LIMIT_WINDOW_MS = 1000;
+/** The portal's credential routes are limited per minute: guessing needs many tries, people few. */
+export const PORTAL_AUTH_WINDOW_MS = 60_000;
 
-/** Per client IP (every request, authenticated or not) and per API key (once a key is known). */
-export type RateLimitBucketName = 'ip' | 'api-key';
+/**
+ * Per client IP (every request, authenticated or not), per API key (once a key is known), and per
+ * client IP again on the portal routes that check a password, code or link token.
+ */
+export type RateLimitBucketName = 'ip' | 'api-key' | 'portal-auth';
 
 export const IP_BUCKET: RateLimitBucketName = 'ip';
 export const API_KEY_BUCKET: RateLimitBucketName = 'api-key';
+export const PORTAL_AUTH_BUCKET: RateLimitBucketName = 'portal-auth';
 
 export type RateLimitSettings = AppConfig['rateLimits'];
 
@@ -28,12 +34,14 @@ export interface RateLimitBucket {
 }
 
 /**
- * The two buckets. Counters are global per IP and per key (not per route), and their storage keys
- * carry the configured prefix so several deployments can share one Redis.
+ * The three buckets. Counters are global per IP and per key (not per route; the portal-auth one
+ * is shared by all the routes it guards), and their storage keys carry the configured prefix so
+ * several deployments can share one Redis.
  */
-export function rateLimitThrottlers(settings: RateLimitSettings): [ip: RateLimitBucket, apiKey: RateLimitBucket] {
+export function rateLimitThrottlers(settings: RateLimitSettings): [ip: RateLimitBucket, apiKey: RateLimitBucket, portalAuth: RateLimitBucket] {
   const ipPrefix = `${settings.redisPrefix}${IP_BUCKET}:`;
   const keyPrefix = `${settings.redisPrefix}${API_KEY_BUCKET}:`;
+  const portalAuthPrefix = `${settings.redisPrefix}${PORTAL_AUTH_BUCKET}:`;
   return [
     {
       name: IP_BUCKET,
@@ -50,6 +58,13 @@ export function rateLimitThrottlers(settings: RateLimitSettings): [ip: RateLimit
       skipIf: (request) => request.principal === undefined,
       getTracker: (request) => request.principal?.keyId ?? '',
       generateKey: (_context, tracker) => keyPrefix + tracker,
+    },
+    {
+      name: PORTAL_AUTH_BUCKET,
+      ttl: PORTAL_AUTH_WINDOW_MS,
+      limit: () => settings.portalAuthPerMinute,
+      getTracker: (request) => clientAddress(request),
+      generateKey: (_context, tracker) => portalAuthPrefix + tracker,
     },
   ];
 }

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { documentRateLimits } from './rate-limit-openapi';
 
-const settings = { livePerSecond: 100, testPerSecond: 25, ipPerSecond: 200, redisPrefix: 'gw:' };
+const settings = { livePerSecond: 100, testPerSecond: 25, ipPerSecond: 200, portalAuthPerMinute: 10, redisPrefix: 'gw:' };
 
 function document(): OpenAPIObject {
   return {

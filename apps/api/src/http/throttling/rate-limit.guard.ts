@@ -1,7 +1,7 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { routeMetadata } from '../route-metadata';
+import { type RouteMetadata, routeMetadata } from '../route-metadata';
 import type { CounterRecord } from './fail-open-storage';
 import type { RateLimitBucket } from './rate-limit-buckets';
 import { RateLimitExceededError } from './rate-limit-exceeded.error';
@@ -32,8 +32,14 @@ export abstract class RateLimitGuard implements CanActivate {
 
   protected abstract refusalMessage(request: FastifyRequest, limit: number): string;
 
+  /** Whether this bucket counts requests to the route at all (every route unless overridden). */
+  protected appliesTo(_route: RouteMetadata): boolean {
+    return true;
+  }
+
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (routeMetadata(this.reflector, context).skipRateLimit) return true;
+    const route = routeMetadata(this.reflector, context);
+    if (route.skipRateLimit || !this.appliesTo(route)) return true;
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const bucket = this.bucket;

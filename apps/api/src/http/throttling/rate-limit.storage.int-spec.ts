@@ -1,14 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@gateway/platform';
-import { spawnSync } from 'node:child_process';
+import { testRedis } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, Socket } from 'node:net';
 import { RateLimitStorage } from './rate-limit.storage';
 
-const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const redisAvailable = redisAnswers(REDIS_URL);
-if (!redisAvailable) console.warn(`Redis is not reachable at ${REDIS_URL}: the Redis outage tests are SKIPPED.`);
-const redisIt = redisAvailable ? it : it.skip;
+// With REDIS_URL set (CI), an unreachable Redis fails this file. Only without REDIS_URL and without
+// a local Redis is the Redis case left out of the run, with a warning (testRedis).
+const { url: REDIS_URL, available: redisAvailable } = testRedis('the Redis outage tests');
+const itWithRedis = (name: string, test: () => Promise<void>): void => {
+  if (redisAvailable) it(name, test);
+};
 
 const WINDOW_MS = 1000;
 const count = (storage: RateLimitStorage, key: string, limit = 3) => storage.increment(key, WINDOW_MS, limit, WINDOW_MS, 'api-key');
@@ -33,7 +35,7 @@ describe('RateLimitStorage when Redis fails', () => {
     }
   });
 
-  redisIt('fails open within the command timeout when Redis hangs, and limits again once it is back', async () => {
+  itWithRedis('fails open within the command timeout when Redis hangs, and limits again once it is back', async () => {
     const proxy = await RedisProxy.start(REDIS_URL);
     const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
     await storage.onModuleInit();
@@ -45,7 +47,9 @@ describe('RateLimitStorage when Redis fails', () => {
       const started = Date.now();
       const during = await count(storage, 'hang');
       expect(during.isBlocked).toBe(false);
-      expect(Date.now() - started).toBeLessThan(1500);
+      // The 500 ms command timeout answers; without it a hung Redis never would. The bound leaves a
+      // loaded machine room (it is not the timeout's precision that is tested).
+      expect(Date.now() - started).toBeLessThan(3000);
       expect(warnings.some((w) => w.includes('requests are not limited'))).toBe(true);
 
       proxy.resume();
@@ -112,16 +116,4 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Asks Redis for PONG in a child process, so the answer is known before the tests are declared. */
-function redisAnswers(url: string): boolean {
-  const probe = `
-    const { Redis } = require('ioredis');
-    const redis = new Redis(process.argv[1], { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    redis.on('error', () => {});
-    redis.connect().then(() => redis.ping()).then((r) => { console.log(r); redis.disconnect(); }, () => process.exit(1));
-  `;
-  const result = spawnSync(process.execPath, ['-e', probe, url], { encoding: 'utf8', timeout: 5000 });
-  return result.status === 0 && result.stdout.trim() === 'PONG';
 }

@@ -1,8 +1,10 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthResponse, ReadinessResponse } from '@gateway/contracts';
 import { DomainError } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { Public } from '../../http/auth/authenticated.decorator';
+import { ApiContract } from '../../http/openapi.decorators';
 import { SkipRateLimit } from '../../http/throttling/skip-rate-limit.decorator';
 
 @ApiTags('Health')
@@ -15,14 +17,16 @@ export class HealthController {
 
   @Get('health')
   @ApiOperation({ summary: 'Liveness: the process is up and serving HTTP.' })
-  health(): { status: 'ok' } {
+  @ApiContract({ response: HealthResponse })
+  live(): HealthResponse {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @HttpCode(200)
   @ApiOperation({ summary: 'Readiness: the database answers and every migration is applied.' })
-  async ready(): Promise<{ status: 'ready' }> {
+  @ApiContract({ response: ReadinessResponse, errors: ['service_unavailable'] })
+  async ready(): Promise<ReadinessResponse> {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {

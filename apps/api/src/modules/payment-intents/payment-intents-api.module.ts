@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '@gateway/domain/payments';
+import { PaymentIntentsModule } from '@gateway/domain/payment-intents';
 import { PaymentIntentsController } from './payment-intents.controller';
 
-@Module({ imports: [PaymentsModule], controllers: [PaymentIntentsController] })
+@Module({ imports: [PaymentIntentsModule], controllers: [PaymentIntentsController] })
 export class PaymentIntentsApiModule {}

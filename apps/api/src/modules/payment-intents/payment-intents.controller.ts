@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CapturePaymentIntentRequest, CreatePaymentIntentRequest, type PaymentIntentResponse } from '@gateway/contracts';
-import { PaymentIntentsService, toPaymentIntentResponse } from '@gateway/domain/payments';
+import { CapturePaymentIntentRequest, CreatePaymentIntentRequest, PaymentIntentResponse } from '@gateway/contracts';
+import { PaymentIntentsService, toPaymentIntentResponse } from '@gateway/domain/payment-intents';
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
@@ -25,8 +25,9 @@ export class PaymentIntentsController {
   })
   @ApiContract({
     body: CreatePaymentIntentRequest,
+    response: PaymentIntentResponse,
     status: 201,
-    errors: ['validation_error', 'invalid_currency', 'authorization_not_found', 'authorization_declined', 'idempotency_key_reused', 'gateway_timeout', 'provider_error'],
+    errors: ['validation_error', 'invalid_currency', 'capability_not_supported', 'authorization_not_found', 'authorization_declined', 'idempotency_key_reused', 'gateway_timeout', 'provider_error'],
   })
   async create(@Tenant() ctx: DeveloperContext, @Body() body: CreatePaymentIntentRequest, @IdempotencyKey() idempotencyKey: string | undefined): Promise<PaymentIntentResponse> {
     const intent = await this.intents.create(
@@ -40,7 +41,7 @@ export class PaymentIntentsController {
   @Get(':reference')
   @Authenticated({ scope: 'payment_intents:read' })
   @ApiOperation({ summary: 'Get a payment intent' })
-  @ApiContract({ errors: ['payment_intent_not_found'] })
+  @ApiContract({ response: PaymentIntentResponse, errors: ['payment_intent_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentIntentResponse> {
     return toPaymentIntentResponse(await this.intents.get(ctx, reference));
   }
@@ -55,7 +56,7 @@ export class PaymentIntentsController {
       'Captures all of the hold, or `amount` (at most the held amount), into a payment with the intent\'s reference, credited like a verified payment (fees, ledger, `payment.success`); status `succeeded`, set in the same transaction as the credit. After cancel or expiry: 409 `invalid_state`. A capture racing a cancel ends as exactly one of them. ' +
       'The provider refusing the capture: 402 `authorization_declined`, nothing captured, the intent still `requires_capture`. A provider timeout: 504 `gateway_timeout`, the capture stays claimed (cancel and other amounts: 409) and a retry with the same amount — same key or a new request — finishes it without capturing twice.',
   })
-  @ApiContract({ body: CapturePaymentIntentRequest, errors: ['validation_error', 'payment_intent_not_found', 'invalid_state', 'authorization_declined', 'gateway_timeout', 'provider_error'] })
+  @ApiContract({ body: CapturePaymentIntentRequest, response: PaymentIntentResponse, errors: ['validation_error', 'payment_intent_not_found', 'invalid_state', 'authorization_declined', 'gateway_timeout', 'provider_error'] })
   async capture(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string, @Body() body: CapturePaymentIntentRequest): Promise<PaymentIntentResponse> {
     return toPaymentIntentResponse(await this.intents.capture(ctx, reference, body?.amount));
   }
@@ -69,7 +70,7 @@ export class PaymentIntentsController {
     description:
       'Releases the hold (status `canceled`), with no fee. After capture or expiry, or while a capture is in progress: 409 `invalid_state`. A release the provider does not confirm is retried by the scheduler until it does.',
   })
-  @ApiContract({ errors: ['payment_intent_not_found', 'invalid_state'] })
+  @ApiContract({ response: PaymentIntentResponse, errors: ['payment_intent_not_found', 'invalid_state'] })
   async cancel(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentIntentResponse> {
     return toPaymentIntentResponse(await this.intents.cancel(ctx, reference));
   }

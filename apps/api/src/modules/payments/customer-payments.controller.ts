@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, ListCustomerPaymentsQuery, type PaymentResponse } from '@gateway/contracts';
+import { DEFAULT_PAGE_SIZE, ListCustomerPaymentsQuery, PaymentResponse } from '@gateway/contracts';
 import { PaymentsService, toPaymentResponse } from '@gateway/domain/payments';
 import { APP_CONFIG, type AppConfig, type DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
@@ -18,7 +18,7 @@ export class CustomerPaymentsController {
   @Get(':ref/payments')
   @Authenticated({ scope: 'customers:read' })
   @ApiOperation({ summary: "A customer's payment history", description: 'Cursor-paginated, newest first. Filter: `status`.' })
-  @ApiContract({ list: true, errors: ['validation_error', 'customer_not_found'] })
+  @ApiContract({ list: PaymentResponse, errors: ['validation_error', 'customer_not_found'] })
   async list(@Tenant() ctx: DeveloperContext, @Param('ref') ref: string, @Query() query: ListCustomerPaymentsQuery): Promise<ListResponse<PaymentResponse>> {
     const page = await this.payments.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor, status: query.status, customerReference: ref });
     return ListResponse.of(page, (view) => toPaymentResponse(view, this.config.api.publicBaseUrl));

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
+import { PaymentIntentsModule } from '@gateway/domain/payment-intents';
 import { PaymentsModule } from '@gateway/domain/payments';
-import { BulkPaymentsController } from './bulk-payments.controller';
 import { CheckoutController } from './checkout.controller';
 import { CustomerPaymentsController } from './customer-payments.controller';
 import { PaymentsController } from './payments.controller';
-import { ProviderWebhooksController } from './provider-webhooks.controller';
 import { SandboxController } from './sandbox.controller';
 
+// The sandbox's hold-expiry scan is the payment-intents module's; its other controls are payments'.
 @Module({
-  imports: [PaymentsModule],
-  controllers: [BulkPaymentsController, PaymentsController, CustomerPaymentsController, CheckoutController, ProviderWebhooksController, SandboxController],
+  imports: [PaymentsModule, PaymentIntentsModule],
+  controllers: [PaymentsController, CustomerPaymentsController, CheckoutController, SandboxController],
 })
 export class PaymentsApiModule {}

@@ -3,10 +3,10 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ChargePaymentRequest,
   DEFAULT_PAGE_SIZE,
-  type InitializePaymentResponse,
+  InitializePaymentResponse,
   InitializePaymentRequest,
   ListPaymentsQuery,
-  type PaymentResponse,
+  PaymentResponse,
   VerifyPaymentRequest,
 } from '@gateway/contracts';
 import { PaymentChargesService, PaymentConfirmationService, PaymentsService, toPaymentResponse } from '@gateway/domain/payments';
@@ -43,8 +43,9 @@ export class PaymentsController {
   })
   @ApiContract({
     body: InitializePaymentRequest,
+    response: InitializePaymentResponse,
     status: 201,
-    errors: ['validation_error', 'invalid_currency', 'invalid_charge_at', 'split_shares_exceed_total', 'authorization_not_found', 'gateway_timeout', 'provider_error'],
+    errors: ['validation_error', 'invalid_currency', 'capability_not_supported', 'invalid_charge_at', 'split_shares_exceed_total', 'authorization_not_found', 'gateway_timeout', 'provider_error'],
   })
   async initialize(
     @Tenant() ctx: DeveloperContext,
@@ -82,8 +83,9 @@ export class PaymentsController {
   })
   @ApiContract({
     body: ChargePaymentRequest,
+    response: PaymentResponse,
     status: 201,
-    errors: ['validation_error', 'invalid_currency', 'split_shares_exceed_total', 'authorization_not_found', 'gateway_timeout', 'provider_error'],
+    errors: ['validation_error', 'invalid_currency', 'capability_not_supported', 'split_shares_exceed_total', 'authorization_not_found', 'gateway_timeout', 'provider_error'],
   })
   async charge(@Tenant() ctx: DeveloperContext, @Body() body: ChargePaymentRequest, @IdempotencyKey() idempotencyKey: string | undefined): Promise<PaymentResponse> {
     const view = await this.charges.chargeNow(
@@ -103,7 +105,7 @@ export class PaymentsController {
     description:
       'Confirms the payment with the provider. On success the wallet is credited (net of the platform and provider fees, split shares ledgered), exactly once however often and concurrently it is verified, and `payment.success` is sent. A declined payment becomes `failed` (`payment.failed`). Returns the payment, including `status`, `amount` and `net_amount`.',
   })
-  @ApiContract({ body: VerifyPaymentRequest, errors: ['validation_error', 'payment_not_found', 'gateway_timeout', 'provider_error'] })
+  @ApiContract({ body: VerifyPaymentRequest, response: PaymentResponse, errors: ['validation_error', 'payment_not_found', 'gateway_timeout', 'provider_error'] })
   async verify(@Tenant() ctx: DeveloperContext, @Body() body: VerifyPaymentRequest): Promise<PaymentResponse> {
     return toPaymentResponse(await this.confirmation.verify(ctx, body.reference), this.config.api.publicBaseUrl);
   }
@@ -117,7 +119,7 @@ export class PaymentsController {
     description:
       'Before the scheduler triggers it, the scheduled payment becomes `cancelled` (repeating the cancel answers the same). Once triggered: 409 `schedule_already_triggered`. A payment that was never scheduled: 409 `invalid_state`.',
   })
-  @ApiContract({ errors: ['payment_not_found', 'schedule_already_triggered', 'invalid_state'] })
+  @ApiContract({ response: PaymentResponse, errors: ['payment_not_found', 'schedule_already_triggered', 'invalid_state'] })
   async cancelSchedule(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentResponse> {
     return toPaymentResponse(await this.charges.cancelSchedule(ctx, reference), this.config.api.publicBaseUrl);
   }
@@ -125,7 +127,7 @@ export class PaymentsController {
   @Get()
   @Authenticated({ scope: 'payments:read' })
   @ApiOperation({ summary: 'List payments', description: 'Cursor-paginated, newest first. Filters: `status`, `currency`, `customer` (reference), `from`, `to` (ISO 8601; from inclusive, to exclusive).' })
-  @ApiContract({ list: true, errors: ['validation_error', 'invalid_currency', 'customer_not_found'] })
+  @ApiContract({ list: PaymentResponse, errors: ['validation_error', 'invalid_currency', 'customer_not_found'] })
   async list(@Tenant() ctx: DeveloperContext, @Query() query: ListPaymentsQuery): Promise<ListResponse<PaymentResponse>> {
     const page = await this.payments.list(ctx, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
@@ -142,7 +144,7 @@ export class PaymentsController {
   @Get(':reference')
   @Authenticated({ scope: 'payments:read' })
   @ApiOperation({ summary: 'Get a payment' })
-  @ApiContract({ errors: ['payment_not_found'] })
+  @ApiContract({ response: PaymentResponse, errors: ['payment_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<PaymentResponse> {
     return toPaymentResponse(await this.payments.get(ctx, reference), this.config.api.publicBaseUrl);
   }

@@ -1,11 +1,12 @@
 import { Get, Query, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { DevMailboxQuery, type DevMailResponse } from '@gateway/contracts';
+import { DevMailboxQuery, DevMailResponse } from '@gateway/contracts';
 import { parseIp } from '@gateway/domain/api-keys';
 import { MailerService } from '@gateway/domain/identity';
 import { DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
 import { ApiContract } from '../../http/openapi.decorators';
+import { NoStore } from '../../http/no-store.decorator';
 import { PortalAccess, PortalController } from './auth/portal-access';
 import { toDevMail } from './portal.mapper';
 
@@ -20,9 +21,10 @@ export class PortalDevMailboxController {
   constructor(private readonly mailer: MailerService) {}
 
   @Get()
+  @NoStore()
   @PortalAccess({ session: 'none' })
   @ApiOperation({ summary: 'Development mailbox (not in production)', description: 'The 50 newest kept e-mails, optionally for one recipient (`?to=`).' })
-  @ApiContract({ errors: ['not_found', 'validation_error'] })
+  @ApiContract({ response: [DevMailResponse], errors: ['not_found', 'validation_error'] })
   async list(@Req() request: FastifyRequest, @Query() query: DevMailboxQuery): Promise<DevMailResponse[]> {
     if (!isLoopback(request.clientIp ?? request.ip)) throw new DomainError('not_found', 'No such endpoint.');
     return (await this.mailer.devMailbox(query.to)).map(toDevMail);

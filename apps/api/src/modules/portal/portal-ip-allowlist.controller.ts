@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AddIpAllowlistEntryRequest, type IpAllowlistEntryResponse } from '@gateway/contracts';
+import { AddIpAllowlistEntryRequest, IpAllowlistEntryResponse } from '@gateway/contracts';
 import { IpAllowlistService } from '@gateway/domain/api-keys';
 import { ApiContract } from '../../http/openapi.decorators';
 import { accountContext, PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
@@ -14,7 +14,7 @@ export class PortalIpAllowlistController {
   @Get()
   @PortalAccess({ session: 'active', permission: 'account:read' })
   @ApiOperation({ summary: 'List allowlist entries' })
-  @ApiContract({ errors: ['authentication_failed', 'insufficient_role'] })
+  @ApiContract({ response: [IpAllowlistEntryResponse], errors: ['authentication_failed', 'insufficient_role'] })
   async list(@PortalSession() session: PortalSessionContext): Promise<IpAllowlistEntryResponse[]> {
     return (await this.allowlist.list(accountContext(session).developerId)).map(toIpAllowlistEntry);
   }
@@ -23,7 +23,7 @@ export class PortalIpAllowlistController {
   @HttpCode(201)
   @PortalAccess({ session: 'active', permission: 'keys:manage' })
   @ApiOperation({ summary: 'Add an address or range', description: 'IPv4, IPv6 or CIDR; optionally only for one key (`api_key_id`). Stored in canonical form.' })
-  @ApiContract({ body: AddIpAllowlistEntryRequest, status: 201, errors: ['validation_error', 'api_key_not_found', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
+  @ApiContract({ body: AddIpAllowlistEntryRequest, response: IpAllowlistEntryResponse, status: 201, errors: ['validation_error', 'api_key_not_found', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
   async add(@PortalSession() session: PortalSessionContext, @Body() body: AddIpAllowlistEntryRequest): Promise<IpAllowlistEntryResponse> {
     return toIpAllowlistEntry(await this.allowlist.add(accountContext(session).developerId, body.cidr, body.api_key_id, body.label));
   }

@@ -1,6 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, type RequestLogResponse, RequestLogsQuery } from '@gateway/contracts';
+import { DEFAULT_PAGE_SIZE, RequestLogResponse, RequestLogsQuery } from '@gateway/contracts';
 import { RequestLogsService } from '@gateway/domain/request-logs';
 import { ApiContract } from '../../http/openapi.decorators';
 import { ListResponse } from '../../http/list-response';
@@ -18,7 +18,7 @@ export class PortalRequestLogsController {
     summary: 'Search request logs',
     description: 'Newest first, cursor-paginated. Filters: `status`, `status_class` (2xx…5xx), `path` (substring), `request_id`, `from`/`to` (ISO 8601, inclusive).',
   })
-  @ApiContract({ list: true, errors: ['validation_error', 'authentication_failed', 'insufficient_role'] })
+  @ApiContract({ list: RequestLogResponse, errors: ['validation_error', 'authentication_failed', 'insufficient_role'] })
   async search(@PortalSession() session: PortalSessionContext, @Query() query: RequestLogsQuery): Promise<ListResponse<RequestLogResponse>> {
     const ctx = accountContext(session);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;

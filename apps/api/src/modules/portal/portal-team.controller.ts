@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ChangeRoleRequest, type InvitationResponse, InviteMemberRequest, type TeamMemberResponse } from '@gateway/contracts';
+import { ChangeRoleRequest, InvitationResponse, InviteMemberRequest, TeamMemberResponse } from '@gateway/contracts';
 import { PortalTokensService, type TeamActor, TeamService } from '@gateway/domain/identity';
 import { ApiContract } from '../../http/openapi.decorators';
 import { accountContext, PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
@@ -20,7 +20,7 @@ export class PortalTeamController {
   @Get('members')
   @PortalAccess({ session: 'active', permission: 'account:read' })
   @ApiOperation({ summary: 'List members' })
-  @ApiContract({ errors: ['authentication_failed', 'insufficient_role'] })
+  @ApiContract({ response: [TeamMemberResponse], errors: ['authentication_failed', 'insufficient_role'] })
   async members(@PortalSession() session: PortalSessionContext): Promise<TeamMemberResponse[]> {
     return (await this.team.listMembers(accountContext(session).developerId)).map(toTeamMember);
   }
@@ -28,7 +28,7 @@ export class PortalTeamController {
   @Get('invitations')
   @PortalAccess({ session: 'active', permission: 'team:manage' })
   @ApiOperation({ summary: 'List pending invitations' })
-  @ApiContract({ errors: ['authentication_failed', 'insufficient_role'] })
+  @ApiContract({ response: [InvitationResponse], errors: ['authentication_failed', 'insufficient_role'] })
   async invitations(@PortalSession() session: PortalSessionContext): Promise<InvitationResponse[]> {
     return (await this.tokens.pendingInvitations(accountContext(session).developerId)).map(toInvitation);
   }
@@ -37,7 +37,7 @@ export class PortalTeamController {
   @HttpCode(201)
   @PortalAccess({ session: 'active', permission: 'team:manage' })
   @ApiOperation({ summary: 'Invite someone by e-mail', description: 'E-mails a single-use link valid 7 days. Only owners invite owners.' })
-  @ApiContract({ body: InviteMemberRequest, status: 201, errors: ['validation_error', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
+  @ApiContract({ body: InviteMemberRequest, response: InvitationResponse, status: 201, errors: ['validation_error', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
   async invite(@PortalSession() session: PortalSessionContext, @Body() body: InviteMemberRequest): Promise<InvitationResponse> {
     const actor = teamActor(session);
     return toInvitation(await this.team.invite({ userId: actor.userId, accountRole: actor.role }, actor.developerId, body.email, body.role));
@@ -55,7 +55,7 @@ export class PortalTeamController {
   @Put('members/:userId/role')
   @PortalAccess({ session: 'active', permission: 'team:manage' })
   @ApiOperation({ summary: "Change a member's role", description: 'Anything involving the owner role needs an owner; the last owner cannot be demoted (409 `last_owner`).' })
-  @ApiContract({ body: ChangeRoleRequest, errors: ['user_not_found', 'insufficient_role', 'last_owner', 'csrf_token_invalid'] })
+  @ApiContract({ body: ChangeRoleRequest, response: TeamMemberResponse, errors: ['user_not_found', 'insufficient_role', 'last_owner', 'csrf_token_invalid'] })
   async changeRole(@PortalSession() session: PortalSessionContext, @Param('userId') userId: string, @Body() body: ChangeRoleRequest): Promise<TeamMemberResponse> {
     return toTeamMember(await this.team.changeRole(teamActor(session), userId, body.role));
   }

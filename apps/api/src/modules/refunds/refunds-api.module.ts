@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '@gateway/domain/payments';
+import { RefundsModule } from '@gateway/domain/refunds';
 import { RefundsController } from './refunds.controller';
 
-@Module({ imports: [PaymentsModule], controllers: [RefundsController] })
+@Module({ imports: [RefundsModule], controllers: [RefundsController] })
 export class RefundsApiModule {}

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateRefundRequest, DEFAULT_PAGE_SIZE, ListRefundsQuery, type RefundResponse } from '@gateway/contracts';
-import { RefundsService, toRefundResponse } from '@gateway/domain/payments';
+import { CreateRefundRequest, DEFAULT_PAGE_SIZE, ListRefundsQuery, RefundResponse } from '@gateway/contracts';
+import { RefundsService, toRefundResponse } from '@gateway/domain/refunds';
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
@@ -27,8 +27,9 @@ export class RefundsController {
   })
   @ApiContract({
     body: CreateRefundRequest,
+    response: RefundResponse,
     status: 201,
-    errors: ['validation_error', 'payment_not_found', 'invalid_state', 'insufficient_wallet_balance', 'idempotency_key_reused', 'gateway_timeout', 'provider_error'],
+    errors: ['validation_error', 'payment_not_found', 'invalid_state', 'capability_not_supported', 'insufficient_wallet_balance', 'idempotency_key_reused', 'gateway_timeout', 'provider_error'],
   })
   async create(@Tenant() ctx: DeveloperContext, @Body() body: CreateRefundRequest, @IdempotencyKey() idempotencyKey: string | undefined): Promise<RefundResponse> {
     return toRefundResponse(await this.refunds.create(ctx, { paymentReference: body.payment_reference, amount: body.amount, reason: body.reason }, idempotencyKey));
@@ -37,7 +38,7 @@ export class RefundsController {
   @Get()
   @Authenticated({ scope: 'refunds:read' })
   @ApiOperation({ summary: 'List refunds', description: 'Cursor-paginated, newest first. Filter: `payment` (reference).' })
-  @ApiContract({ list: true, errors: ['validation_error'] })
+  @ApiContract({ list: RefundResponse, errors: ['validation_error'] })
   async list(@Tenant() ctx: DeveloperContext, @Query() query: ListRefundsQuery): Promise<ListResponse<RefundResponse>> {
     const page = await this.refunds.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor, paymentReference: query.payment });
     return ListResponse.of(page, toRefundResponse);
@@ -46,7 +47,7 @@ export class RefundsController {
   @Get(':reference')
   @Authenticated({ scope: 'refunds:read' })
   @ApiOperation({ summary: 'Get a refund' })
-  @ApiContract({ errors: ['refund_not_found'] })
+  @ApiContract({ response: RefundResponse, errors: ['refund_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<RefundResponse> {
     return toRefundResponse(await this.refunds.get(ctx, reference));
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateSubaccountRequest, DEFAULT_PAGE_SIZE, ListQueryDto, type SubaccountResponse } from '@gateway/contracts';
+import { CreateSubaccountRequest, DEFAULT_PAGE_SIZE, ListQueryDto, SubaccountResponse } from '@gateway/contracts';
 import { SubaccountsService, toSubaccountResponse } from '@gateway/domain/subaccounts';
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
@@ -25,7 +25,7 @@ export class SubaccountsController {
       'One sub-account per bank account, developer and mode: a duplicate is 409 `subaccount_exists`. ' +
       'Responses carry only `account_number_last4`, never the full account number.',
   })
-  @ApiContract({ body: CreateSubaccountRequest, status: 201, errors: ['validation_error', 'subaccount_exists'] })
+  @ApiContract({ body: CreateSubaccountRequest, response: SubaccountResponse, status: 201, errors: ['validation_error', 'subaccount_exists'] })
   async create(@Tenant() ctx: DeveloperContext, @Body() body: CreateSubaccountRequest): Promise<SubaccountResponse> {
     const created = await this.subaccounts.create(ctx, {
       businessName: body.business_name,
@@ -41,7 +41,7 @@ export class SubaccountsController {
   @Get()
   @Authenticated({ scope: 'subaccounts:read' })
   @ApiOperation({ summary: 'List sub-accounts', description: 'Cursor-paginated, newest first.' })
-  @ApiContract({ list: true, errors: ['validation_error'] })
+  @ApiContract({ list: SubaccountResponse, errors: ['validation_error'] })
   async list(@Tenant() ctx: DeveloperContext, @Query() query: ListQueryDto): Promise<ListResponse<SubaccountResponse>> {
     const page = await this.subaccounts.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
     return ListResponse.of(page, toSubaccountResponse);
@@ -50,7 +50,7 @@ export class SubaccountsController {
   @Get(':code')
   @Authenticated({ scope: 'subaccounts:read' })
   @ApiOperation({ summary: 'Get a sub-account', description: "Another developer's or the other mode's sub-account is 404 like a missing one." })
-  @ApiContract({ errors: ['subaccount_not_found'] })
+  @ApiContract({ response: SubaccountResponse, errors: ['subaccount_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('code') code: string): Promise<SubaccountResponse> {
     return toSubaccountResponse(await this.subaccounts.get(ctx, code));
   }

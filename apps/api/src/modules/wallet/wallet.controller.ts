@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, type LedgerEntryResponse, MAX_PAGE_SIZE, ListLedgerEntriesQuery, WalletBalanceQuery, type WalletBalanceResponse } from '@gateway/contracts';
+import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, LedgerEntryResponse, MAX_PAGE_SIZE, ListLedgerEntriesQuery, WalletBalanceQuery, WalletBalanceResponse } from '@gateway/contracts';
 import { LedgerService, toLedgerEntryResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
 import { CURRENCIES, type Currency, type DeveloperContext, DomainError, isCurrency } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
@@ -27,7 +27,7 @@ export class WalletController {
   @Authenticated({ scope: 'wallet:read' })
   @ApiOperation({ summary: 'Wallet balance', description: `\`?currency=\` one of ${CURRENCIES.join(', ')} (default NGN). ${BALANCE_SHAPE}` })
   @ApiQuery({ name: 'currency', required: false, enum: CURRENCIES })
-  @ApiContract({ errors: ['validation_error', 'invalid_currency'] })
+  @ApiContract({ response: WalletBalanceResponse, errors: ['validation_error', 'invalid_currency'] })
   async balance(@Tenant() ctx: DeveloperContext, @Query() query: WalletBalanceQuery): Promise<WalletBalanceResponse> {
     return toWalletBalanceResponse(await this.ledger.balance(ctx, currencyOf(query.currency) ?? 'NGN'));
   }
@@ -45,7 +45,7 @@ export class WalletController {
   @ApiQuery({ name: 'reference', required: false, description: 'public reference of a payment, refund, transfer…' })
   @ApiQuery({ name: 'from', required: false, description: 'ISO 8601, inclusive' })
   @ApiQuery({ name: 'to', required: false, description: 'ISO 8601, inclusive' })
-  @ApiContract({ list: true, errors: ['validation_error', 'invalid_currency'] })
+  @ApiContract({ list: LedgerEntryResponse, errors: ['validation_error', 'invalid_currency'] })
   async ledgerEntries(@Tenant() ctx: DeveloperContext, @Query() query: ListLedgerEntriesQuery): Promise<ListResponse<LedgerEntryResponse>> {
     const page = await this.ledger.listEntries(ctx, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@gateway/domain/identity';
-import { PaymentsModule } from '@gateway/domain/payments';
+import { BulkPaymentsModule } from '@gateway/domain/bulk-payments';
 import { WebhooksModule } from '@gateway/domain/webhooks';
 import { DATABASE_URL } from './database-url.token';
 import { JobQueueWorker } from './job-queue.worker';
@@ -11,7 +11,7 @@ export class JobQueueModule {
     return {
       module: JobQueueModule,
       // The one job-queue worker of the scheduler: webhook deliveries, bulk payment batches, e-mail.
-      imports: [WebhooksModule, PaymentsModule, IdentityModule],
+      imports: [WebhooksModule, BulkPaymentsModule, IdentityModule],
       providers: [JobQueueWorker, { provide: DATABASE_URL, useValue: databaseUrl }],
     };
   }

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { WEBHOOK_DELIVERY_TASK } from '@gateway/domain/events';
 import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
-import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/payments';
-import { WebhookDispatcher } from '@gateway/domain/webhooks';
-import { type Runner, run } from 'graphile-worker';
+import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
+import { WEBHOOK_DELIVERY_TASK, WebhookDispatcher } from '@gateway/domain/webhooks';
+import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
 import { DATABASE_URL } from './database-url.token';
 
 const SWEEP_INTERVAL_MS = 5000;
@@ -33,6 +32,9 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
       concurrency: 10,
       noHandleSignals: true,
       pollInterval: 2000,
+      // Our schedules are the scheduler's own cron scans; no crontab file is looked for.
+      parsedCronItems: [],
+      logger: new GraphileLogger(this.graphileLogs),
       taskList: {
         [WEBHOOK_DELIVERY_TASK]: async (payload) => {
           await this.dispatcher.runScheduledAttempt((payload as { delivery_id: string }).delivery_id);
@@ -54,6 +56,13 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
     void this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
   }
+
+  /** graphile-worker's messages in the scheduler's log: its routine ones (connected, task done) at debug. */
+  private readonly graphileLogs: LogFunctionFactory = () => (level, message) => {
+    if (level === 'error') this.logger.error(message);
+    else if (level === 'warning') this.logger.warn(message);
+    else this.logger.debug(message);
+  };
 
   async onApplicationShutdown(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import { PaymentIntentsService } from '@gateway/domain/payments';
+import { PaymentIntentsUpkeepService } from '@gateway/domain/payment-intents';
 import { ScanRunner } from '@gateway/platform';
 
 /**
@@ -15,7 +15,7 @@ export class PaymentIntentExpiryJob {
   // On failure the next tick retries: what a run did not finish is still owed.
   private readonly scan = new ScanRunner<number>(this.logger, 'Hold-upkeep scan failed', 0);
 
-  constructor(private readonly intents: PaymentIntentsService) {}
+  constructor(private readonly intents: PaymentIntentsUpkeepService) {}
 
   @Cron('30 */5 * * * *', { name: 'payment-intent-expiry' })
   async run(): Promise<number> {

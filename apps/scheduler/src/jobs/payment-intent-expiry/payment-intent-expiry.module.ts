@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '@gateway/domain/payments';
+import { PaymentIntentsModule } from '@gateway/domain/payment-intents';
 import { PaymentIntentExpiryJob } from './payment-intent-expiry.job';
 
-@Module({ imports: [PaymentsModule], providers: [PaymentIntentExpiryJob] })
+@Module({ imports: [PaymentIntentsModule], providers: [PaymentIntentExpiryJob] })
 export class PaymentIntentExpiryModule {}

@@ -1,4 +1,4 @@
-import type { RefundsService } from '@gateway/domain/payments';
+import type { RefundsService } from '@gateway/domain/refunds';
 import { RefundResubmissionJob } from './refund-resubmission.job';
 
 describe('RefundResubmissionJob', () => {

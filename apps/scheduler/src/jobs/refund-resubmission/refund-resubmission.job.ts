@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import { RefundsService } from '@gateway/domain/payments';
+import { RefundsService } from '@gateway/domain/refunds';
 import { ScanRunner } from '@gateway/platform';
 
 /**

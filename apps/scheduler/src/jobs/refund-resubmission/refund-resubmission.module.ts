@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PaymentsModule } from '@gateway/domain/payments';
+import { RefundsModule } from '@gateway/domain/refunds';
 import { RefundResubmissionJob } from './refund-resubmission.job';
 
-@Module({ imports: [PaymentsModule], providers: [RefundResubmissionJob] })
+@Module({ imports: [RefundsModule], providers: [RefundResubmissionJob] })
 export class RefundResubmissionModule {}

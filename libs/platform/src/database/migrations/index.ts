@@ -18,6 +18,7 @@ import { AddPaymentIntentClaims1764001100000 } from './1764001100000-AddPaymentI
 import { AddRefundRequestHash1764001110000 } from './1764001110000-AddRefundRequestHash';
 import { AddPaymentBatchItemClaimToken1764001120000 } from './1764001120000-AddPaymentBatchItemClaimToken';
 import { CreateOutboundMails1764001200000 } from './1764001200000-CreateOutboundMails';
+import { ClassifyWebhookAttemptErrors1764001300000 } from './1764001300000-ClassifyWebhookAttemptErrors';
 import { RenamePaymentRequestFingerprint1764001400000 } from './1764001400000-RenamePaymentRequestFingerprint';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   AddRefundRequestHash1764001110000,
   AddPaymentBatchItemClaimToken1764001120000,
   CreateOutboundMails1764001200000,
+  ClassifyWebhookAttemptErrors1764001300000,
   RenamePaymentRequestFingerprint1764001400000,
 ];

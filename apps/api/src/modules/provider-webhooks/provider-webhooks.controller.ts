@@ -1,0 +1,20 @@
+import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { ProviderWebhooksService } from '@gateway/domain/provider-webhooks';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '../../http/auth/authenticated.decorator';
+
+/** The upstream provider's signed callbacks (HMAC-SHA512 of the raw body in `x-paystack-signature`). */
+@ApiExcludeController()
+@Controller('api/provider/webhooks')
+export class ProviderWebhooksController {
+  constructor(private readonly webhooks: ProviderWebhooksService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Public()
+  async receive(@Req() request: FastifyRequest, @Headers('x-paystack-signature') signature: string | undefined): Promise<{ received: true }> {
+    await this.webhooks.receive(request.rawBody ?? '', signature);
+    return { received: true };
+  }
+}

@@ -1,8 +1,0 @@
-/** @type {import('jest').Config} */
-module.exports = {
-  displayName: 'domain-events',
-  preset: '../../../jest.preset.js',
-  rootDir: '.',
-  globalSetup: '<rootDir>/../../platform/src/testing/global-setup.ts',
-  globalTeardown: '<rootDir>/../../platform/src/testing/global-teardown.ts',
-};

@@ -1,0 +1,4 @@
+export { PaymentIntentsModule } from './payment-intents.module';
+export { PaymentIntentsService, type NewPaymentIntent } from './payment-intents.service';
+export { PaymentIntentsUpkeepService } from './payment-intents-upkeep.service';
+export { toPaymentIntentResponse } from './payment-intent.mapper';

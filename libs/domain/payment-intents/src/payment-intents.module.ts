@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaymentsModule } from '@gateway/domain/payments';
+import { ProviderModule } from '@gateway/provider';
+import { PaymentIntentEntity } from './payment-intent.entity';
+import { PaymentIntentSettlementService } from './payment-intent-settlement.service';
+import { PaymentIntentsUpkeepService } from './payment-intents-upkeep.service';
+import { PaymentIntentsRepository } from './payment-intents.repository';
+import { PaymentIntentsService } from './payment-intents.service';
+
+/**
+ * Payment intents (table `payment_intents`): 7-day holds on saved cards, captured into a payment
+ * that the payments module creates and credits, or cancelled and released.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([PaymentIntentEntity]), PaymentsModule, ProviderModule],
+  providers: [PaymentIntentsRepository, PaymentIntentsService, PaymentIntentSettlementService, PaymentIntentsUpkeepService],
+  exports: [PaymentIntentsService, PaymentIntentsUpkeepService],
+})
+export class PaymentIntentsModule {}

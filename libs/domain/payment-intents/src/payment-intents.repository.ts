@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type DeveloperContext, fromStatesOf, targetOf } from '@gateway/platform';
+import type { EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { PaymentIntentEntity } from './payment-intent.entity';
+import { INTENT_TRANSITIONS, type IntentTransition } from './payment-intent-status';
+
+/** What a release needs: which hold, in which mode. */
+export type IntentKey = Pick<PaymentIntentEntity, 'id' | 'reference' | 'mode' | 'currency'>;
+
+/** An intent row still only claiming a hold the provider has not confirmed. */
+const UNCONFIRMED = fromStatesOf(INTENT_TRANSITIONS, 'placeHold');
+/** An intent whose capture was claimed and is being asked of the provider. */
+const CAPTURING = targetOf(INTENT_TRANSITIONS, 'claimCapture');
+/** Intents whose hold must be released at the provider: canceled (by the merchant or the upkeep) or expired. */
+const RELEASED_STATUSES = [...new Set([targetOf(INTENT_TRANSITIONS, 'cancel'), targetOf(INTENT_TRANSITIONS, 'abandonHold'), targetOf(INTENT_TRANSITIONS, 'expire')])];
+
+/** Payment intent rows. Tenant reads take a DeveloperContext; the upkeep scans work across tenants (or one, in the sandbox). */
+@Injectable()
+export class PaymentIntentsRepository {
+  constructor(@InjectRepository(PaymentIntentEntity) private readonly intents: Repository<PaymentIntentEntity>) {}
+
+  get manager(): EntityManager {
+    return this.intents.manager;
+  }
+
+  findById(id: string): Promise<PaymentIntentEntity> {
+    return this.intents.findOneByOrFail({ id });
+  }
+
+  findByReference(ctx: DeveloperContext, reference: string): Promise<PaymentIntentEntity | null> {
+    return this.intents.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  findByIdempotencyKey(ctx: DeveloperContext, idempotencyKey: string): Promise<PaymentIntentEntity | null> {
+    return this.intents.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyKey });
+  }
+
+  /** Inserts the intent; null when a concurrent request with the same Idempotency-Key saved its intent first. */
+  async insert(row: QueryDeepPartialEntity<PaymentIntentEntity>): Promise<PaymentIntentEntity | null> {
+    const inserted = await this.intents.createQueryBuilder().insert().into(PaymentIntentEntity).values(row).orIgnore().returning('id').execute();
+    const id = (inserted.raw as Array<{ id: string }>)[0]?.id;
+    return id ? this.findById(id) : null;
+  }
+
+  /** The intent, its row locked until the transaction ends; null for a reference this tenant does not have. */
+  lockByReference(manager: EntityManager, ctx: DeveloperContext, reference: string): Promise<PaymentIntentEntity | null> {
+    return manager
+      .getRepository(PaymentIntentEntity)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.reference = :reference AND i.developer_id = :developerId AND i.mode = :mode', { reference, ...ctx })
+      .getOne();
+  }
+
+  lockById(manager: EntityManager, id: string): Promise<PaymentIntentEntity> {
+    return manager.getRepository(PaymentIntentEntity).createQueryBuilder('i').setLock('pessimistic_write').where('i.id = :id', { id }).getOneOrFail();
+  }
+
+  /** Moves the intent along a named transition; false when it was no longer in a status the transition starts from. */
+  async move(manager: EntityManager, id: string, transition: IntentTransition, changes: Omit<QueryDeepPartialEntity<PaymentIntentEntity>, 'status'>): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(PaymentIntentEntity)
+      .set({ ...changes, status: targetOf(INTENT_TRANSITIONS, transition) })
+      .where('id = :id AND status IN (:...from)', { id, from: fromStatesOf(INTENT_TRANSITIONS, transition) })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /**
+   * Gives a capture claim up (`refuseCapture`), unless the claim already has its payment: the
+   * provider confirmed that capture once, so it is never given up. False when not given up.
+   */
+  async giveUpCapture(id: string, now: Date): Promise<boolean> {
+    const result = await this.intents
+      .createQueryBuilder()
+      .update(PaymentIntentEntity)
+      .set({ status: targetOf(INTENT_TRANSITIONS, 'refuseCapture'), captureAmount: null, captureStartedAt: null, updatedAt: now })
+      .where('id = :id AND status IN (:...from) AND payment_id IS NULL', { id, from: fromStatesOf(INTENT_TRANSITIONS, 'refuseCapture') })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /** Deletes an intent whose hold the provider refused while it was still unconfirmed (the merchant never saw it). */
+  async deleteUnconfirmed(id: string): Promise<void> {
+    await this.intents.query(`DELETE FROM payment_intents WHERE id = $1 AND status = ANY ($2::text[])`, [id, UNCONFIRMED]);
+  }
+
+  /** Records the capture's payment on the intent (inside the transaction holding its lock). */
+  async linkPayment(manager: EntityManager, id: string, paymentId: string, now: Date): Promise<void> {
+    await manager.update(PaymentIntentEntity, { id }, { paymentId, updatedAt: now });
+  }
+
+  /** Holds whose expiry has come become `expired`; returns how many. */
+  async expire(now: Date, ctx?: DeveloperContext): Promise<number> {
+    const query = this.intents
+      .createQueryBuilder()
+      .update(PaymentIntentEntity)
+      .set({ status: targetOf(INTENT_TRANSITIONS, 'expire'), updatedAt: now })
+      .where('status IN (:...from) AND expires_at <= :now', { from: fromStatesOf(INTENT_TRANSITIONS, 'expire'), now });
+    if (ctx) query.andWhere('developer_id = :developerId AND mode = :mode', ctx);
+    return (await query.execute()).affected ?? 0;
+  }
+
+  /** Up to `limit` unconfirmed creates older than `createdBefore` become `canceled` (SKIP LOCKED: concurrent scans take disjoint rows). */
+  async abandonUnconfirmed(now: Date, createdBefore: Date, limit: number): Promise<IntentKey[]> {
+    const [abandoned] = (await this.intents.query(
+      `UPDATE payment_intents SET status = $1, updated_at = $2
+        WHERE id IN (SELECT id FROM payment_intents WHERE status = ANY ($3::text[]) AND created_at < $4 ORDER BY created_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+        RETURNING id, reference, mode, currency`,
+      [targetOf(INTENT_TRANSITIONS, 'abandonHold'), now, fromStatesOf(INTENT_TRANSITIONS, 'abandonHold'), createdBefore, limit],
+    )) as [IntentKey[], number];
+    return abandoned;
+  }
+
+  /** Captures claimed before `startedBefore` whose outcome never came back, oldest first. */
+  findStalledCaptures(startedBefore: Date, limit: number): Promise<PaymentIntentEntity[]> {
+    return this.intents
+      .createQueryBuilder('i')
+      .where('i.status = :capturing AND i.capture_started_at < :before', { capturing: CAPTURING, before: startedBefore })
+      .orderBy('i.capture_started_at')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Canceled or expired intents whose release the provider has not confirmed, least recently touched first. */
+  findReleasesOwed(limit: number, ctx?: DeveloperContext): Promise<IntentKey[]> {
+    const query = this.intents
+      .createQueryBuilder('i')
+      .select(['i.id', 'i.reference', 'i.mode', 'i.currency'])
+      .where('i.status IN (:...released) AND i.released_at IS NULL', { released: RELEASED_STATUSES })
+      .orderBy('i.updated_at')
+      .limit(limit);
+    if (ctx) query.andWhere('i.developer_id = :developerId AND i.mode = :mode', ctx);
+    return query.getMany();
+  }
+
+  /** Records that the provider released the hold (once). */
+  async markReleased(id: string, now: Date): Promise<void> {
+    await this.intents.createQueryBuilder().update(PaymentIntentEntity).set({ releasedAt: now }).where('id = :id AND released_at IS NULL', { id }).execute();
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { type DeveloperContext, DomainError } from '@gateway/platform';
+import type { EntityManager } from 'typeorm';
+import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
+import { PaymentsRepository } from './payments.repository';
+
+/** A customer's saved card as other modules use it: which card, whose, and the provider's code to charge or hold it. */
+export type SavedCard = Pick<PaymentAuthorizationEntity, 'id' | 'code' | 'customerId' | 'email' | 'reusable' | 'providerAuthorizationCode'>;
+
+/**
+ * Saved cards (`AUTH_…`, the `payment_authorizations` rows a successful payment leaves). Charges,
+ * scheduled payments and payment intents find the card they use here.
+ */
+@Injectable()
+export class SavedCardsService {
+  constructor(private readonly repository: PaymentsRepository) {}
+
+  /**
+   * The card with this code, of this customer (by e-mail, case-insensitive), that can be charged again.
+   * @throws authorization_not_found, validation_error (not reusable)
+   */
+  async require(ctx: DeveloperContext, code: string, email: string, manager: EntityManager = this.repository.manager): Promise<SavedCard> {
+    const card = await this.repository.findAuthorization(ctx, code, manager);
+    if (!card || card.email.toLowerCase() !== email.trim().toLowerCase()) {
+      throw new DomainError('authorization_not_found', 'No saved card with this authorization code for this customer.');
+    }
+    if (!card.reusable) throw new DomainError('validation_error', 'This card cannot be charged again.', { authorization_code: ['is not reusable'] });
+    return card;
+  }
+
+  /** The customer's most recent reusable card (by e-mail, case-insensitive), or null. */
+  latestReusable(ctx: DeveloperContext, email: string): Promise<SavedCard | null> {
+    return this.repository.latestReusableAuthorization(ctx, email);
+  }
+
+  findById(ctx: DeveloperContext, id: string): Promise<SavedCard | null> {
+    return this.repository.findAuthorizationById(this.repository.manager, ctx, id);
+  }
+}

@@ -1,0 +1,1 @@
+export { confirmedPayment, providerSuccess } from './confirmed-payment';

@@ -1,0 +1,2 @@
+export { ProviderWebhooksModule } from './provider-webhooks.module';
+export { ProviderWebhooksService } from './provider-webhooks.service';

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaymentsModule } from '@gateway/domain/payments';
+import { RefundsModule } from '@gateway/domain/refunds';
+import { ProviderModule } from '@gateway/provider';
+import { ProviderEventEntity } from './provider-event.entity';
+import { ProviderEventsRepository } from './provider-events.repository';
+import { ProviderWebhooksService } from './provider-webhooks.service';
+
+/**
+ * The provider's callbacks: claimed once each (table `provider_events`), then handed to the
+ * module they concern. It sits above the money-in flows, so none of them needs another.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, ProviderModule],
+  providers: [ProviderEventsRepository, ProviderWebhooksService],
+  exports: [ProviderWebhooksService],
+})
+export class ProviderWebhooksModule {}

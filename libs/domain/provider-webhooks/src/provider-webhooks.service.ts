@@ -1,0 +1,79 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Mode } from '@gateway/contracts';
+import { PaymentConfirmationService } from '@gateway/domain/payments';
+import { RefundsService } from '@gateway/domain/refunds';
+import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
+import { Clock, DomainError, sha256Hex } from '@gateway/platform';
+import { ProviderEventsRepository } from './provider-events.repository';
+
+/**
+ * A claim still unfinished after this long is taken to be an instance's that died while processing,
+ * and the next redelivery takes it over. Processing is a provider verify (bounded by
+ * PROVIDER_TIMEOUT_MS) and a few statements, so a live claim never gets this old.
+ */
+const STALE_CLAIM_MS = 2 * 60_000;
+
+/**
+ * The provider's signed callbacks (table `provider_events`), routed to the module each concerns:
+ * a charge to payments' confirmation, a refund to refunds. Each is processed once — a redelivery is recognised by the
+ * digest of its body — and drives the same code path as verify: the provider is asked again, so a
+ * callback can never credit more, or differently, than verify would.
+ *
+ * "Once" is claim-first: the digest is claimed atomically before processing and marked processed
+ * after it. Two identical deliveries arriving together: one processes, the other is answered 503
+ * so the provider delivers it again later (by then it is a no-op). Processing that fails releases
+ * the claim, so the provider's redelivery is processed. An instance that dies mid-processing
+ * leaves a claim that a redelivery takes over once it is stale.
+ */
+@Injectable()
+export class ProviderWebhooksService {
+  private readonly logger = new Logger(ProviderWebhooksService.name);
+
+  constructor(
+    private readonly provider: PaymentProvider,
+    private readonly repository: ProviderEventsRepository,
+    private readonly confirmation: PaymentConfirmationService,
+    private readonly refunds: RefundsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * @throws invalid_signature when the signature matches neither mode's secret;
+   *         service_unavailable while an identical delivery is being processed;
+   *         whatever processing throws (gateway_timeout, provider_error, …) — the claim is released
+   */
+  async receive(rawBody: string, signature: string | undefined): Promise<void> {
+    const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
+    if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
+    const digest = sha256Hex(rawBody);
+    const claimedAt = this.clock.now();
+
+    const claim = await this.claim(digest, event.mode, event.event, claimedAt);
+    if (claim === 'processed') return;
+    if (claim === 'in_progress') throw new DomainError('service_unavailable', 'This callback is being processed; deliver it again later.');
+
+    try {
+      await this.process(event);
+    } catch (error) {
+      // Release only our own claim, so the provider's redelivery is processed.
+      await this.repository.release(digest, claimedAt);
+      throw error;
+    }
+    await this.repository.markProcessed(digest, this.clock.now());
+  }
+
+  private async claim(digest: string, mode: Mode, name: string, claimedAt: Date): Promise<'claimed' | 'processed' | 'in_progress'> {
+    if (await this.repository.claim(digest, mode, name, claimedAt, new Date(claimedAt.getTime() - STALE_CLAIM_MS))) return 'claimed';
+    return (await this.repository.isProcessed(digest)) ? 'processed' : 'in_progress';
+  }
+
+  private async process(event: ProviderWebhook): Promise<void> {
+    if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
+    else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
+    else if (event.kind === 'other' && event.problem !== undefined) {
+      // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
+      this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);
+    } else if (event.kind === 'other') this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
+    // Transfers and disputes are handled by their own capabilities as they land.
+  }
+}

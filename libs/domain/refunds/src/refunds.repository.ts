@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Mode } from '@gateway/contracts';
+import { type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
+import { type EntityManager, IsNull, QueryFailedError, type Repository } from 'typeorm';
+import { RefundEntity } from './refund.entity';
+import { REFUND_TRANSITIONS, type RefundTransition } from './refund-status';
+
+/** Refunds still awaiting the provider's word: the statuses a settlement starts from. */
+const UNSETTLED = fromStatesOf(REFUND_TRANSITIONS, 'process');
+
+export interface RefundListFilter {
+  limit: number;
+  cursor?: string;
+  paymentReference?: string;
+}
+
+/** Refund rows. Tenant reads take a DeveloperContext; the provider's callbacks and the scans know a mode or an id only. */
+@Injectable()
+export class RefundsRepository {
+  constructor(@InjectRepository(RefundEntity) private readonly refunds: Repository<RefundEntity>) {}
+
+  findById(id: string, manager: EntityManager = this.refunds.manager): Promise<RefundEntity> {
+    return manager.getRepository(RefundEntity).findOneByOrFail({ id });
+  }
+
+  findByReference(ctx: DeveloperContext, reference: string): Promise<RefundEntity | null> {
+    return this.refunds.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  findByIdempotencyKey(ctx: DeveloperContext, idempotencyKey: string): Promise<RefundEntity | null> {
+    return this.refunds.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyKey });
+  }
+
+  findByProviderId(mode: Mode, providerRefundId: string): Promise<RefundEntity | null> {
+    return this.refunds.findOneBy({ mode, providerRefundId });
+  }
+
+  /** A payment's refunds (of one mode), oldest first: the ones to match with the provider's list. */
+  findOfPayment(mode: Mode, paymentReference: string, limit: number): Promise<RefundEntity[]> {
+    return this.refunds.find({ where: { mode, paymentReference }, order: { createdAt: 'ASC' }, take: limit });
+  }
+
+  async list(ctx: DeveloperContext, filter: RefundListFilter): Promise<Page<RefundEntity>> {
+    const page = newestFirst.page(filter);
+    const query = this.refunds.createQueryBuilder('r').where('r.developer_id = :developerId AND r.mode = :mode', ctx);
+    if (filter.paymentReference) query.andWhere('r.payment_reference = :paymentReference', { paymentReference: filter.paymentReference });
+    return page.toPage(await page.applyTo(query, 'r').getMany(), (r) => r);
+  }
+
+  /**
+   * Claims up to `limit` unaccepted refunds untouched since `staleBefore` by moving their
+   * updated_at on (SKIP LOCKED: concurrent scans claim disjoint rows); returns their ids.
+   */
+  async claimUnaccepted(now: Date, staleBefore: Date, limit: number): Promise<string[]> {
+    const [claimed] = (await this.refunds.query(
+      `UPDATE refunds SET updated_at = $1
+        WHERE id IN (SELECT id FROM refunds WHERE status = ANY ($4::text[]) AND provider_refund_id IS NULL AND updated_at < $2
+                      ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [now, staleBefore, limit, UNSETTLED],
+    )) as [Array<{ id: string }>, number];
+    return claimed.map((row) => row.id);
+  }
+
+  /** @throws QueryFailedError — see isDuplicateIdempotencyKey */
+  insert(manager: EntityManager, refund: RefundEntity): Promise<RefundEntity> {
+    return manager.getRepository(RefundEntity).save(manager.getRepository(RefundEntity).create(refund));
+  }
+
+  /**
+   * Stores the provider's id for the refund, once. False when the refund has an id already, or the
+   * provider's refund is another refund's already (unique per mode): then nothing is stored.
+   */
+  async recordProviderId(id: string, providerRefundId: string, now: Date): Promise<boolean> {
+    try {
+      const result = await this.refunds.update({ id, providerRefundId: IsNull() }, { providerRefundId, updatedAt: now });
+      return (result.affected ?? 0) > 0;
+    } catch (error) {
+      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === 'refunds_provider_id') return false;
+      throw error;
+    }
+  }
+
+  /** Settles the refund along `transition`; false when it was settled already (by a callback or another request). */
+  async settle(manager: EntityManager, id: string, transition: RefundTransition, now: Date): Promise<boolean> {
+    const [rows] = (await manager.query(`UPDATE refunds SET status = $2, processed_at = $3, updated_at = $3 WHERE id = $1 AND status = ANY ($4::text[]) RETURNING id`, [
+      id,
+      targetOf(REFUND_TRANSITIONS, transition),
+      now,
+      fromStatesOf(REFUND_TRANSITIONS, transition),
+    ])) as [unknown[], number];
+    return rows.length > 0;
+  }
+}
+
+/** Whether an insert lost a race with a concurrent request carrying the same Idempotency-Key. */
+export function isDuplicateIdempotencyKey(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === 'refunds_idempotency_key';
+}

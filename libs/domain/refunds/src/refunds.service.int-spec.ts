@@ -1,0 +1,134 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
+import { LedgerService } from '@gateway/domain/ledger';
+import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
+import { PaymentsService } from '@gateway/domain/payments';
+import { confirmedPayment } from '@gateway/domain/payments/testing';
+import { PaymentProvider, ProviderCapabilities, ProviderRejectedError, SIMULATOR_RULES, type RefundInput } from '@gateway/provider';
+import { Amount, ConfigModule, type DeveloperContext } from '@gateway/platform';
+import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { randomInt, randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { RefundsModule } from './refunds.module';
+import { RefundsService } from './refunds.service';
+
+/**
+ * Refunds on a real PostgreSQL, the provider stood in for (it pays every refund back at once unless
+ * a test says otherwise). No platform fee, so the wallet holds exactly what was paid.
+ */
+describe('RefundsService (amounts and concurrency)', () => {
+  let app: INestApplicationContext;
+  let dataSource: DataSource;
+  let refunds: RefundsService;
+  let payments: PaymentsService;
+  let provider: PaymentProvider;
+
+  beforeAll(async () => {
+    ({ app } = await createDomainTestContext([ConfigModule.forRoot(testConfig({ PLATFORM_FEES: '' })), DevelopersModule, RefundsModule]));
+    dataSource = app.get<DataSource>(getDataSourceToken());
+    refunds = app.get(RefundsService);
+    payments = app.get(PaymentsService, { strict: false });
+    provider = app.get(PaymentProvider, { strict: false });
+  });
+  beforeEach(() => {
+    jest.spyOn(provider, 'refund').mockImplementation(async (_mode, input: RefundInput) => {
+      if (!input.amount) throw new Error('the gateway names the amount of every refund it asks for');
+      return { providerId: String(randomInt(1, 2 ** 31)), status: 'processed', amount: input.amount, currency: 'NGN', transactionReference: input.transactionReference };
+    });
+    jest.spyOn(provider, 'listRefunds').mockResolvedValue([]);
+  });
+  afterEach(() => jest.restoreAllMocks());
+  afterAll(async () => {
+    await assertLedgerInvariants(dataSource);
+    await app.close();
+  });
+
+  async function paid(amount: number): Promise<{ ctx: DeveloperContext; reference: string }> {
+    const developer = await app.get(DevelopersService).create({ email: `refunds-${randomUUID()}@example.com`, name: 'Refunds' });
+    const ctx: DeveloperContext = { developerId: developer.id, mode: 'test' };
+    const view = await confirmedPayment(app, ctx, { amount, email: `payer-${randomUUID().slice(0, 8)}@example.com` });
+    return { ctx, reference: view.payment.reference };
+  }
+  const refunded = async (ctx: DeveloperContext, reference: string) => (await payments.get(ctx, reference)).payment.amountRefunded.toString();
+  const available = async (ctx: DeveloperContext) => (await app.get(LedgerService, { strict: false }).balance(ctx, 'NGN')).available.toString();
+  const refundRows = async (ctx: DeveloperContext) =>
+    (await dataSource.query(`SELECT amount, status FROM refunds WHERE developer_id = $1 ORDER BY created_at`, [ctx.developerId])) as Array<{ amount: string; status: string }>;
+
+  it('a partial refund of 4,000.00 leaves 6,000.00 refundable; the full refund takes the rest; then the payment is fully refunded', async () => {
+    const { ctx, reference } = await paid(10_000);
+
+    const partial = await refunds.create(ctx, { paymentReference: reference, amount: 4000 });
+    expect([partial.amount.toString(), partial.status]).toEqual(['4000.00', 'processed']);
+    expect(await refunded(ctx, reference)).toBe('4000.00');
+
+    const rest = await refunds.create(ctx, { paymentReference: reference });
+    expect(rest.amount.toString()).toBe('6000.00');
+    expect(await refunded(ctx, reference)).toBe('10000.00');
+    expect(await available(ctx)).toBe('0.00');
+
+    await expect(refunds.create(ctx, { paymentReference: reference, amount: 1 })).rejects.toMatchObject({ code: 'invalid_state', message: 'The payment is already fully refunded.' });
+  });
+
+  it('a refund above what is left is refused and writes nothing: no refund, no debit, amount_refunded unchanged', async () => {
+    const { ctx, reference } = await paid(1000);
+    await refunds.create(ctx, { paymentReference: reference, amount: 400 });
+
+    await expect(refunds.create(ctx, { paymentReference: reference, amount: 600.01 })).rejects.toMatchObject({
+      code: 'validation_error',
+      fieldErrors: { amount: ['must be at most 600.00 NGN'] },
+    });
+    expect(await refunded(ctx, reference)).toBe('400.00');
+    expect(await refundRows(ctx)).toEqual([{ amount: '400.00', status: 'processed' }]);
+    expect(await available(ctx)).toBe('600.00');
+  });
+
+  it('ten concurrent refunds of 3,000.00 on a 10,000.00 payment: three are made, seven refused, never more than was paid', async () => {
+    const { ctx, reference } = await paid(10_000);
+
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => refunds.create(ctx, { paymentReference: reference, amount: 3000 })));
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refusals = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as { code: string }).code);
+    expect(refusals).toEqual(Array(7).fill('validation_error'));
+    expect(await refunded(ctx, reference)).toBe('9000.00');
+    expect((await refundRows(ctx)).map((r) => r.amount)).toEqual(['3000.00', '3000.00', '3000.00']);
+    expect(await available(ctx)).toBe('1000.00');
+  });
+
+  it('a refund the provider refuses is failed, its debit reversed and the payment refundable again', async () => {
+    const { ctx, reference } = await paid(2000);
+    jest.spyOn(provider, 'refund').mockRejectedValueOnce(new ProviderRejectedError(400, 'Transaction has been fully reversed'));
+
+    const refused = await refunds.create(ctx, { paymentReference: reference, amount: 500 });
+    expect(refused.status).toBe('failed');
+    expect(await refunded(ctx, reference)).toBe('0.00');
+    expect(await available(ctx)).toBe('2000.00');
+
+    const retried = await refunds.create(ctx, { paymentReference: reference });
+    expect([retried.amount.toString(), retried.status]).toEqual(['2000.00', 'processed']);
+  });
+
+  it('a refund in a currency the provider account does not refund in is 422 capability_not_supported, nothing written or sent', async () => {
+    const { ctx, reference } = await paid(2000);
+    jest.spyOn(provider, 'capabilities').mockReturnValue(new ProviderCapabilities('simulator', ['USD'], { ...SIMULATOR_RULES }));
+    const refund = jest.spyOn(provider, 'refund');
+    await expect(refunds.create(ctx, { paymentReference: reference, amount: 500 })).rejects.toMatchObject({ code: 'capability_not_supported' });
+    expect(refund).not.toHaveBeenCalled();
+    expect(await refundRows(ctx)).toEqual([]);
+    expect([await refunded(ctx, reference), await available(ctx)]).toEqual(['0.00', '2000.00']);
+  });
+
+  // Issue 12 item 2: the refusal a lost first answer earns is checked against the provider's refunds first.
+  it('a "fully reversed" refusal when the provider did make this refund adopts that refund: processed, never failed', async () => {
+    const { ctx, reference } = await paid(2000);
+    const made = { providerId: '9100', status: 'processed' as const, amount: Amount.parse('2000.00'), currency: 'NGN' as const, transactionReference: reference };
+    jest.spyOn(provider, 'refund').mockRejectedValueOnce(new ProviderRejectedError(400, 'Transaction has been fully reversed', { type: 'validation_error', code: 'transaction_reversed' }));
+    jest.spyOn(provider, 'listRefunds').mockResolvedValue([made]);
+
+    const refund = await refunds.create(ctx, { paymentReference: reference });
+    expect([refund.status, refund.providerRefundId]).toEqual(['processed', '9100']);
+    expect(await refunded(ctx, reference)).toBe('2000.00');
+    expect(await available(ctx)).toBe('0.00');
+  });
+});

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import type { DeveloperContext } from '@gateway/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { EventEntity } from './event.entity';
+
+// Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
+const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`;
+const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
+  FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;
+
+/** The events table (the outbox): one row per event, written in the transaction of its cause. */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** In the caller's transaction: the event commits with the change that caused it, or not at all. */
+  async insert(m: EntityManager, event: EventEntity): Promise<void> {
+    await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt]);
+  }
+
+  /** An event of this developer and mode, or null. */
+  async find(ctx: DeveloperContext, id: string): Promise<EventEntity | null> {
+    const [event] = (await this.dataSource.query(FIND_SQL, [id, ctx.developerId, ctx.mode])) as EventEntity[];
+    return event ?? null;
+  }
+
+  /** The event's name, for an attempt's log (undefined once the event is gone). */
+  async nameOf(m: EntityManager, id: string): Promise<string | undefined> {
+    const [event] = (await m.query(`SELECT name FROM events WHERE id = $1`, [id])) as Array<{ name: string }>;
+    return event?.name;
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { type EventDataMap, isEventName, type EventName } from '@gateway/contracts';
+import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { EventEntity } from './event.entity';
+import { EventsRepository } from './events.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+
+export function newEventId(): string {
+  return `evt_${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * The events outbox, the one way any capability records an event: every event is written with the
+ * change that caused it, never after, and only the webhooks capability writes its tables.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Records the event in the caller's transaction (the outbox) and returns its stable id `evt_…`.
+   * Fans out to the developer's subscribed endpoints of the same mode in that same transaction:
+   * a rolled-back transaction leaves neither the event nor a delivery.
+   * `data` is the merchant-visible wire object (as the API returns it), never provider ids; its type
+   * is the one the contract gives this event (EventDataMap), so what is sent is what is documented.
+   * @throws validation_error for a name outside the catalog (a programming error)
+   */
+  async emit<E extends EventName>(manager: EntityManager, ctx: DeveloperContext, name: E, data: EventDataMap[E]): Promise<string> {
+    if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
+    const id = newEventId();
+    const now = this.clock.now();
+    await this.events.insert(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
+    await this.deliveries.createForSubscribers(manager, ctx, { id, name }, now);
+    return id;
+  }
+
+  /** An event of this developer and mode, or null. */
+  find(ctx: DeveloperContext, id: string): Promise<EventEntity | null> {
+    return this.events.find(ctx, id);
+  }
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { type DeveloperContext, enqueueJob, fromStatesOf, targetOf } from '@gateway/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DELIVERY_TRANSITIONS, type DeliveryTransition } from './delivery-status';
+import { DELIVERY_JOB_MAX_ATTEMPTS, WEBHOOK_DELIVERY_TASK } from './delivery-task';
+import { WebhookDeliveryEntity } from './webhook.entities';
+
+/** A delivery whose lease the caller holds, until `leaseUntil`. */
+export type LeasedDelivery = Pick<WebhookDeliveryEntity, 'id' | 'endpointId' | 'eventId' | 'developerId' | 'mode' | 'attempts'> & { leaseUntil: Date };
+
+/** What recording an attempt reads under the delivery's row lock. */
+export type LockedDelivery = Pick<WebhookDeliveryEntity, 'attempts' | 'leaseUntil'>;
+
+/**
+ * One pending delivery per subscribed endpoint of the event's developer and mode, and the job
+ * that attempts it, for every delivery in one statement (the job is what enqueueAttempt queues).
+ */
+const CREATE_FOR_SUBSCRIBERS_SQL = `WITH created AS (
+    INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
+    SELECT e.developer_id, e.mode, e.id, $1, 'pending', 0, $2, $2
+      FROM webhook_endpoints e
+     WHERE e.developer_id = $3 AND e.mode = $4 AND e.deleted_at IS NULL AND $5 = ANY (e.events)
+    RETURNING id)
+  SELECT graphile_worker.add_job($6, json_build_object('delivery_id', created.id::text), run_at => $2, job_key => $6 || ':' || created.id::text,
+    max_attempts => ${DELIVERY_JOB_MAX_ATTEMPTS})
+    FROM created`;
+
+/** The lease ends on a whole millisecond, so the Date read back compares equal to the stored value. */
+const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
+  WHERE id = $1 AND (lease_until IS NULL OR lease_until < clock_timestamp()) AND (${condition})
+  RETURNING id, endpoint_id AS "endpointId", event_id AS "eventId", developer_id AS "developerId", mode, attempts, lease_until AS "leaseUntil"`;
+const CLAIM_ANY_SQL = CLAIM_SQL('TRUE');
+const CLAIM_DUE_SQL = CLAIM_SQL(`status = 'pending' AND next_attempt_at <= $3`);
+
+/**
+ * Webhook deliveries (one per event and subscribed endpoint), their status moves, leases (on the
+ * database's clock: see WebhookDispatcher) and queued attempts. The worker's statements address a
+ * delivery by its id alone (a job carries nothing else); the tenant is the row's own.
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The event's fan-out, in the emitting transaction: committed with the event, or not at all. */
+  async createForSubscribers(m: EntityManager, ctx: DeveloperContext, event: { id: string; name: string }, at: Date): Promise<void> {
+    await m.query(CREATE_FOR_SUBSCRIBERS_SQL, [event.id, at, ctx.developerId, ctx.mode, event.name, WEBHOOK_DELIVERY_TASK]);
+  }
+
+  /** A delivery of a test event, attempted once by its creator and never scheduled (so never queued). */
+  createUnscheduled(m: EntityManager, ctx: DeveloperContext, endpointId: string, eventId: string, at: Date): Promise<WebhookDeliveryEntity> {
+    return m.getRepository(WebhookDeliveryEntity).save({
+      developerId: ctx.developerId,
+      mode: ctx.mode,
+      endpointId,
+      eventId,
+      status: 'pending',
+      attempts: 0,
+      // Never picked up by the sweeper: it is attempted once, by whoever created it.
+      nextAttemptAt: new Date('9999-01-01T00:00:00Z'),
+      leaseUntil: null,
+      createdAt: at,
+      completedAt: null,
+    });
+  }
+
+  /** Takes the delivery's lease for `leaseMs` if nobody holds it. */
+  async claim(deliveryId: string, leaseMs: number): Promise<LeasedDelivery | undefined> {
+    return updatedRows<LeasedDelivery>(await this.dataSource.query(CLAIM_ANY_SQL, [deliveryId, leaseMs]))[0];
+  }
+
+  /** The same, only while the delivery is pending and due by `dueBy` (a scheduled attempt). */
+  async claimDue(deliveryId: string, leaseMs: number, dueBy: Date): Promise<LeasedDelivery | undefined> {
+    return updatedRows<LeasedDelivery>(await this.dataSource.query(CLAIM_DUE_SQL, [deliveryId, leaseMs, dueBy]))[0];
+  }
+
+  /** Locks the delivery's row for the rest of the caller's transaction. */
+  async lock(m: EntityManager, deliveryId: string): Promise<LockedDelivery> {
+    const [row] = (await m.query(`SELECT attempts, lease_until AS "leaseUntil" FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [deliveryId])) as LockedDelivery[];
+    return row;
+  }
+
+  /** Ends this attempt's lease, unless it expired and another attempt holds a new one. */
+  async release(m: EntityManager, delivery: Pick<LeasedDelivery, 'id' | 'leaseUntil'>): Promise<void> {
+    await m.query(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = $1 AND lease_until = $2`, [delivery.id, delivery.leaseUntil]);
+  }
+
+  /** The retry schedule's position: how many automatic attempts were made. */
+  async setAttempts(m: EntityManager, deliveryId: string, attempts: number): Promise<void> {
+    await m.query(`UPDATE webhook_deliveries SET attempts = $2 WHERE id = $1`, [deliveryId, attempts]);
+  }
+
+  /** The next automatic attempt at `at`, and its job, while the delivery is still pending. */
+  async scheduleNextAttempt(m: EntityManager, deliveryId: string, at: Date): Promise<void> {
+    const [rows] = (await m.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1 AND status = 'pending' RETURNING id`, [deliveryId, at])) as [unknown[], number];
+    if (rows.length) await this.enqueueAttempt(m, deliveryId, at);
+  }
+
+  /**
+   * Queues again the pending deliveries due before `overdueBefore` that nobody is attempting
+   * (lost jobs, crashed workers), at most `limit`; returns how many.
+   */
+  async requeueOverdue(overdueBefore: Date, runAt: Date, limit: number): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < clock_timestamp())
+        ORDER BY next_attempt_at LIMIT $2`,
+      [overdueBefore, limit],
+    )) as Array<{ id: string }>;
+    for (const row of rows) await this.enqueueAttempt(this.dataSource.manager, row.id, runAt);
+    return rows.length;
+  }
+
+  /** Applies the move if the delivery is in one of its starting statuses; true when it moved. */
+  async move(m: EntityManager, deliveryId: string, transition: DeliveryTransition, at: Date): Promise<boolean> {
+    const [rows] = (await m.query(`UPDATE webhook_deliveries SET status = $2, completed_at = $3 WHERE id = $1 AND status = ANY ($4::text[]) RETURNING id`, [
+      deliveryId,
+      targetOf(DELIVERY_TRANSITIONS, transition),
+      at,
+      fromStatesOf(DELIVERY_TRANSITIONS, transition),
+    ])) as [unknown[], number];
+    return rows.length > 0;
+  }
+
+  /** The same move for every delivery of an endpoint (the endpoint was deleted). */
+  async moveAllOfEndpoint(m: EntityManager, endpointId: string, transition: DeliveryTransition, at: Date): Promise<void> {
+    await m.query(`UPDATE webhook_deliveries SET status = $2, completed_at = $3 WHERE endpoint_id = $1 AND status = ANY ($4::text[])`, [
+      endpointId,
+      targetOf(DELIVERY_TRANSITIONS, transition),
+      at,
+      fromStatesOf(DELIVERY_TRANSITIONS, transition),
+    ]);
+  }
+
+  /** Queues an attempt in the caller's transaction (graphile-worker, LISTEN/NOTIFY wakes a worker). */
+  private async enqueueAttempt(m: EntityManager, deliveryId: string, runAt: Date): Promise<void> {
+    await enqueueJob(m, WEBHOOK_DELIVERY_TASK, { name: 'delivery_id', value: deliveryId }, { maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, runAt });
+  }
+}
+
+/** TypeORM answers an UPDATE … RETURNING with [rows, affected count]. */
+function updatedRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
+}
