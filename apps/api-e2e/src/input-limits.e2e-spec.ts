@@ -156,6 +156,7 @@ describe('input limits', () => {
         ['POST', '/payments/charge', { amount, email: 'a@example.com', authorization_code: 'AUTH_unknown' }],
         ['POST', '/payments/bulk', { items: [{ type: 'initialize', amount, email: 'a@example.com' }] }],
         ['POST', '/payment-intents', { amount, email: 'a@example.com', capture_method: 'manual' }],
+        ['POST', '/payment-intents/PI-unknown/capture', { amount }],
         ['POST', '/refunds', { payment_reference: 'PAY_unknown', amount }],
       ];
       for (const [method, path, body] of requests) {

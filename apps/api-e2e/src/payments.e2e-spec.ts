@@ -402,6 +402,19 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       const res = await http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody, headers: { 'x-paystack-signature': signCallbackBody(rawBody, h.secrets.test) } });
       expect([res.status, res.body.data]).toEqual([200, { received: true }]);
     });
+
+    // The callback route reads its body raw: a shape the API refuses elsewhere (malformed, too deep,
+    // text no column holds) is the adapter's to judge after the signature, never a 400.
+    it.each([
+      ['a body that is not JSON', '{"event": "charge.success", "data": '],
+      ['a body nested deeper than the API allows', `{"event":"x","data":${'['.repeat(40)}${']'.repeat(40)}}`],
+      ['a body with a NUL escape', '{"event":"customeridentification.failed","data":{"note":"\\u0000"}}'],
+    ])('acknowledges (200) %s when signed, and refuses it unsigned', async (_what, rawBody) => {
+      const signed = await http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody, headers: { 'x-paystack-signature': signCallbackBody(rawBody, h.secrets.test) } });
+      expect([signed.status, signed.body.data]).toEqual([200, { received: true }]);
+      const unsigned = await http(h.gateway.baseUrl, 'POST', '/api/provider/webhooks', { rawBody, headers: { 'x-paystack-signature': 'f'.repeat(128) } });
+      expect([unsigned.status, unsigned.body.code]).toEqual([403, 'invalid_signature']);
+    });
   });
 
   /** Pays a checkout at the provider without its own callback, and returns the charge.success callback Paystack would send. */

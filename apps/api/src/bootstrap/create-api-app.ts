@@ -8,6 +8,7 @@ import { AppModule, type ApiModuleOptions } from '../app.module';
 import { parseIp } from '@gateway/domain/api-keys';
 import { registerSuccessEnvelope } from '../http/envelope.hook';
 import { registerJsonParser } from '../http/json-body-parser';
+import { PROVIDER_WEBHOOKS_PATH } from '../modules/provider-webhooks/provider-webhooks.controller';
 import { setupOpenApi } from '../http/openapi';
 import { registerRequestLogging } from '../http/request-log/request-log.hooks';
 import { registerUrlTextCheck } from '../http/url-text.hook';
@@ -35,7 +36,7 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     done();
   });
   registerUrlTextCheck(fastify);
-  registerJsonParser(fastify);
+  registerJsonParser(fastify, [`/${PROVIDER_WEBHOOKS_PATH}`]);
   registerSuccessEnvelope(fastify);
   // Portal sessions travel in an httpOnly cookie (see modules/portal).
   void fastify.register(fastifyCookie);
@@ -55,7 +56,7 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
       { path: 'api/portal/{*path}', method: RequestMethod.ALL },
       // Customers' browsers (redirect to the hosted checkout) and the provider's signed callbacks.
       { path: 'checkout/{*path}', method: RequestMethod.GET },
-      { path: 'api/provider/webhooks', method: RequestMethod.POST },
+      { path: PROVIDER_WEBHOOKS_PATH, method: RequestMethod.POST },
     ],
   });
   await setupOpenApi(app);

@@ -14,8 +14,13 @@ declare module 'fastify' {
  * body becomes `invalid_json`, an empty one is treated as no body, and the raw text is kept.
  * Text no column can hold (NUL, lone surrogates) is refused as `validation_error` naming its field.
  * A body nested deeper than MAX_JSON_DEPTH is refused before it is parsed (see exceedsJsonDepth).
+ *
+ * Routes in `rawOnly` get the raw text and no parsed body: the provider's signed callbacks are
+ * read by the adapter only after their signature is checked, and an authentic callback is never
+ * refused for its shape (a refusal would only make the provider deliver it again forever).
  */
-export function registerJsonParser(fastify: FastifyInstance): void {
+export function registerJsonParser(fastify: FastifyInstance, rawOnly: readonly string[] = []): void {
+  const rawOnlyRoutes = new Set(rawOnly);
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
@@ -24,7 +29,7 @@ export function registerJsonParser(fastify: FastifyInstance): void {
     (request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => {
       const text = body.toString();
       request.rawBody = text;
-      if (text.trim() === '') return done(null, undefined);
+      if (text.trim() === '' || rawOnlyRoutes.has(request.routeOptions.url ?? '')) return done(null, undefined);
       if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
         return done(new DomainError('validation_error', 'The request is invalid.', { body: [`must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`] }));
       }

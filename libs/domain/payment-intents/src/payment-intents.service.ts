@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { isProviderRefusal, parseRequestCurrency, PaymentsService, type SavedCard, SavedCardsService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
-import { Amount, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, targetOf } from '@gateway/platform';
+import { Amount, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, targetOf } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PaymentIntentEntity } from './payment-intent.entity';
@@ -120,10 +120,12 @@ export class PaymentIntentsService {
    * @throws payment_intent_not_found, invalid_state, validation_error, authorization_declined, gateway_timeout, provider_error
    */
   async capture(ctx: DeveloperContext, reference: string, amountInput?: number): Promise<PaymentIntentEntity> {
+    // Read before any lookup, as every amount the API takes: a malformed one is a 400 whatever the intent.
+    const requested = amountInput === undefined ? undefined : parseRequestAmount(amountInput);
     const claimed = await inTransaction(this.dataSource, async (manager) => {
       const locked = await this.lock(manager, ctx, reference);
       if (locked.status === 'succeeded') return locked;
-      const amount = amountInput === undefined ? locked.amount : this.captureAmount(amountInput, locked.amount);
+      const amount = requested === undefined ? locked.amount : this.captureAmount(requested, locked.amount);
       if (locked.status === 'capturing') {
         if (!amount.equals(locked.captureAmount as Amount)) {
           throw new DomainError('invalid_state', `A capture of ${locked.captureAmount} ${locked.currency} is in progress; retry it with that amount to finish it.`);
@@ -220,13 +222,7 @@ export class PaymentIntentsService {
   }
 
   /** @throws validation_error */
-  private captureAmount(input: number, held: Amount): Amount {
-    let amount: Amount;
-    try {
-      amount = Amount.parse(input);
-    } catch {
-      throw new DomainError('validation_error', 'The amount is not valid.', { amount: ['must be an amount with at most 2 decimals'] });
-    }
+  private captureAmount(amount: Amount, held: Amount): Amount {
     if (!amount.isPositive() || amount.gt(held)) throw new DomainError('validation_error', 'The capture amount is not valid.', { amount: [`must be greater than 0 and at most ${held}`] });
     return amount;
   }

@@ -73,7 +73,9 @@ export class ProviderWebhooksService {
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);
-    } else if (event.kind === 'other') this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
-    // Transfers and disputes are handled by their own capabilities as they land.
+    } else {
+      // Transfers and disputes are read by their calls until their capabilities act on callbacks.
+      this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
+    }
   }
 }

@@ -4,9 +4,12 @@ import { ProviderWebhooksService } from '@gateway/domain/provider-webhooks';
 import type { FastifyRequest } from 'fastify';
 import { Public } from '../../http/auth/authenticated.decorator';
 
+/** Where the provider delivers its callbacks (outside the /api/v1 prefix; the body is kept raw). */
+export const PROVIDER_WEBHOOKS_PATH = 'api/provider/webhooks';
+
 /** The upstream provider's signed callbacks (HMAC-SHA512 of the raw body in `x-paystack-signature`). */
 @ApiExcludeController()
-@Controller('api/provider/webhooks')
+@Controller(PROVIDER_WEBHOOKS_PATH)
 export class ProviderWebhooksController {
   constructor(private readonly webhooks: ProviderWebhooksService) {}
 
