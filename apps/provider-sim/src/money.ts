@@ -58,6 +58,16 @@ export function parseCurrency(value: unknown): Currency {
 }
 
 /**
+ * Reads a payment's currency and checks the account has it enabled, as Paystack does
+ * (PaystackOSS/openapi errors/api-errors.json: "Currency not supported by merchant").
+ */
+export function parseEnabledCurrency(value: unknown, enabled: readonly Currency[]): Currency {
+  const currency = parseCurrency(value);
+  if (!enabled.includes(currency)) throw badRequest('Currency not supported by merchant');
+  return currency;
+}
+
+/**
  * Formats minor units for humans ("₦2,500.00") with integer arithmetic only,
  * so the checkout page never shows a float rounding artefact.
  */

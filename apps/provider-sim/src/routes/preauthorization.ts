@@ -3,7 +3,7 @@ import type { SimulatorContext } from '../context';
 import { accountOf } from '../http/auth';
 import { ok } from '../http/envelope';
 import { asBody, requireEmail, requireReference, requireString } from '../http/validation';
-import { parseCurrency, parseMinorUnits } from '../money';
+import { parseCurrency, parseEnabledCurrency, parseMinorUnits } from '../money';
 import { holdToWire, releasedHoldToWire, transactionToWire } from '../serializers';
 import { captureAuthorization, releaseAuthorization, reserveAuthorization, verifyAuthorization } from '../services/preauthorizations';
 
@@ -20,7 +20,7 @@ export function registerPreauthorizationRoutes(app: FastifyInstance, ctx: Simula
       authorizationCode: requireString(body, 'authorization_code', 100),
       email: requireEmail(body),
       amount: parseMinorUnits(body['amount']),
-      currency: parseCurrency(body['currency']),
+      currency: parseEnabledCurrency(body['currency'], ctx.knobs.current.currencies),
       reference: requireReference(body),
     });
     return ok('Preauthorization successful', holdToWire(account, hold));

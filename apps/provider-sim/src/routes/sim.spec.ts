@@ -31,6 +31,17 @@ describe('simulator controls and knobs over HTTP', () => {
     expect(verified.amount).toBe(2_000_00 + verified.fees);
   });
 
+  it('currencies: the account takes payments and holds only in the currencies it has enabled, as Paystack refuses the others (issue 12 item 6)', async () => {
+    expect((await harness.api.post('/sim/knobs', { currencies: ['NGN'] })).data).toMatchObject({ currencies: ['NGN'] });
+    const refused = { httpStatus: 400, status: false, message: 'Currency not supported by merchant', type: 'validation_error', code: 'invalid_params' };
+    const reference = uniqueReference();
+    expect(await harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100_00, currency: 'USD', reference })).toMatchObject(refused);
+    expect((await harness.api.get(`/transaction/verify/${reference}`)).httpStatus).toBe(404);
+    expect(await harness.api.post('/transaction/charge_authorization', { email: 'a@b.co', amount: 100_00, currency: 'KES', authorization_code: 'AUTH_any' })).toMatchObject(refused);
+    expect(await harness.api.post('/preauthorization/reserve_authorization', { email: 'a@b.co', amount: 100_00, currency: 'GBP', authorization_code: 'AUTH_any' })).toMatchObject(refused);
+    expect((await harness.api.post('/transaction/initialize', { email: 'a@b.co', amount: 100_00, currency: 'NGN', reference: uniqueReference() })).httpStatus).toBe(200);
+  });
+
   it('reads and updates knobs, validating values', async () => {
     expect((await harness.api.get('/sim/knobs')).data).toEqual({
       latency_ms: 0,
@@ -46,6 +57,7 @@ describe('simulator controls and knobs over HTTP', () => {
       transfer_otp: false,
       duplicate_references: 'refuse',
       customer_bears_fees: false,
+      currencies: ['NGN', 'USD', 'GBP', 'KES'],
     });
     const updated = await harness.api.post('/sim/knobs', { latency_ms: 5, fail_next: 1 });
     expect(updated.data).toMatchObject({ latency_ms: 5, fail_next: 1 });
@@ -64,6 +76,9 @@ describe('simulator controls and knobs over HTTP', () => {
       { transfer_otp: 'yes' },
       { duplicate_references: 'sometimes' },
       { customer_bears_fees: 1 },
+      { currencies: [] },
+      { currencies: ['EUR'] },
+      { currencies: 'NGN' },
     ]) {
       const response = await harness.api.post('/sim/knobs', bad);
       expect(response.httpStatus).toBe(400);

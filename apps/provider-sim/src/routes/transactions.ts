@@ -10,7 +10,7 @@ import {
   requireEmail,
   requireString,
 } from '../http/validation';
-import { parseCurrency, parseMinorUnits } from '../money';
+import { parseEnabledCurrency, parseMinorUnits } from '../money';
 import { misreportedTransaction, transactionToWire } from '../serializers';
 import { authorizationUrl, chargeAuthorization, findTransaction, initializeTransaction } from '../services/payments';
 
@@ -21,7 +21,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: SimulatorCo
     const transaction = initializeTransaction(ctx, accountOf(request), {
       email: requireEmail(body),
       amount: parseMinorUnits(body['amount']),
-      currency: parseCurrency(body['currency']),
+      currency: parseEnabledCurrency(body['currency'], ctx.knobs.current.currencies),
       reference: optionalReference(body),
       callbackUrl: optionalHttpUrl(body, 'callback_url'),
       metadata: optionalMetadata(body),
@@ -46,7 +46,7 @@ export function registerTransactionRoutes(app: FastifyInstance, ctx: SimulatorCo
       authorizationCode: requireString(body, 'authorization_code', 100),
       email: requireEmail(body),
       amount: parseMinorUnits(body['amount']),
-      currency: parseCurrency(body['currency']),
+      currency: parseEnabledCurrency(body['currency'], ctx.knobs.current.currencies),
       reference: optionalReference(body),
       metadata: optionalMetadata(body),
     });

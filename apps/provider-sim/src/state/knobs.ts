@@ -1,4 +1,5 @@
 import { badRequest } from '../errors';
+import { type Currency, isCurrency, SUPPORTED_CURRENCIES } from '../money';
 import type { RequestBody } from '../http/validation';
 
 /**
@@ -48,6 +49,11 @@ export interface Knobs {
    * transaction's `amount` is the requested amount plus `fees`, and `requested_amount` the requested one.
    */
   customerBearsFees: boolean;
+  /**
+   * The currencies the account has enabled (Paystack enables them per integration): a payment or a
+   * hold in another one is refused with 400 "Currency not supported by merchant".
+   */
+  currencies: readonly Currency[];
 }
 
 export const DEFAULT_KNOBS: Knobs = {
@@ -64,6 +70,7 @@ export const DEFAULT_KNOBS: Knobs = {
   transferOtp: false,
   duplicateReferences: 'refuse',
   customerBearsFees: false,
+  currencies: SUPPORTED_CURRENCIES,
 };
 
 /** Keeps hung requests and sleeps bounded, so a typo cannot wedge a test run for hours. */
@@ -137,6 +144,9 @@ export function validateKnobs(knobs: Knobs): void {
   if (!DUPLICATE_REFERENCE_MODES.includes(knobs.duplicateReferences)) {
     throw badRequest(`duplicate_references must be one of: ${DUPLICATE_REFERENCE_MODES.join(', ')}`);
   }
+  if (!Array.isArray(knobs.currencies) || knobs.currencies.length === 0 || !knobs.currencies.every(isCurrency)) {
+    throw badRequest(`currencies must be a non-empty list of: ${SUPPORTED_CURRENCIES.join(', ')}`);
+  }
 }
 
 export function knobsToWire(knobs: Knobs) {
@@ -154,6 +164,7 @@ export function knobsToWire(knobs: Knobs) {
     transfer_otp: knobs.transferOtp,
     duplicate_references: knobs.duplicateReferences,
     customer_bears_fees: knobs.customerBearsFees,
+    currencies: [...knobs.currencies],
   };
 }
 
@@ -191,5 +202,6 @@ export function knobPatchFromWire(body: RequestBody): Partial<Knobs> {
     if (typeof body['customer_bears_fees'] !== 'boolean') throw badRequest('customer_bears_fees must be a boolean');
     assign('customerBearsFees', body['customer_bears_fees']);
   }
+  if (body['currencies'] !== undefined) assign('currencies', body['currencies'] as Currency[]);
   return patch;
 }

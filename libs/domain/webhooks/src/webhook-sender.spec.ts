@@ -99,12 +99,16 @@ describe('postWebhook (connect-time address check, one deadline)', () => {
     const outcome = await postWebhook(`http://slow-dns.gateway.test:${port}/hooks`, '{}', {}, { policy: test, timeoutMs: 300, resolve });
     const took = Date.now() - started;
     expect(outcome).toMatchObject({ success: false, statusCode: null, error: 'timeout' });
+    // Without the deadline the attempt would wait for the resolver forever; the upper bound only
+    // leaves a loaded machine room.
     expect(took).toBeGreaterThanOrEqual(290);
-    expect(took).toBeLessThan(1500);
-    // The answer arriving after the deadline opens no connection.
+    expect(took).toBeLessThan(4000);
+    // The answer arriving after the deadline opens no connection: a later attempt, sent after it,
+    // arrives and is the only connection the receiver ever saw.
     release([LOOPBACK]);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(connections).toBe(0);
+    const later = await postWebhook(`http://127.0.0.1:${port}/hooks`, '{}', {}, { policy: test, timeoutMs: 2000, resolve: async () => [LOOPBACK] });
+    expect(later).toMatchObject({ success: true });
+    expect(connections).toBe(1);
   });
 
   it('reports a host that does not resolve', async () => {

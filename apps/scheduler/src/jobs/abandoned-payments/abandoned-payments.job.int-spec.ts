@@ -32,7 +32,7 @@ describe('AbandonedPaymentsJob', () => {
 
   const statusOf = async (reference: string) => (await app.get(DataSource).query(`SELECT status FROM payments WHERE reference = $1`, [reference]))[0].status;
 
-  it('abandons payments unpaid for more than 24 hours and leaves younger ones pending, even with two schedulers at once', async () => {
+  it('abandons payments unpaid for more than 24 hours and leaves younger ones pending; two scans at once (two connections, one process) abandon it once', async () => {
     const now = clock.now();
     const stale = await insertPending(new Date(now.getTime() - 25 * 3_600_000));
     const fresh = await insertPending(new Date(now.getTime() - 23 * 3_600_000));
