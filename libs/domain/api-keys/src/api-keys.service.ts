@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type ApiKeyKind, isScope, type Mode, type Scope } from '@gateway/contracts';
 import { Clock, type DeveloperContext, DomainError, notifyAccessChanged, randomToken, sha256Hex } from '@gateway/platform';
-import { type EntityManager, IsNull, Repository } from 'typeorm';
-import { ApiKeyEntity } from './api-key.entity';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
+import { IpAllowlistRepository } from './ip-allowlist.repository';
 import { KeyAuthenticator } from './key-authenticator';
 
 export interface NewApiKey {
@@ -25,7 +26,9 @@ export interface IssuedApiKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly keys: ApiKeysRepository,
+    private readonly allowlist: IpAllowlistRepository,
+    private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly authenticator: KeyAuthenticator,
   ) {}
@@ -39,29 +42,27 @@ export class ApiKeysService {
     }
     const prefix = `${input.kind === 'secret' ? 'sk' : 'pk'}_${input.mode}_`;
     const secret = `${prefix}${randomToken(24)}`;
-    const key = await this.keys.save(
-      this.keys.create({
-        developerId: input.developerId,
-        mode: input.mode,
-        kind: input.kind,
-        keyHash: sha256Hex(secret),
-        keyHint: `${prefix}…${secret.slice(-4)}`,
-        name: input.name ?? null,
-        scopes: scopes as Scope[],
-        expiresAt: input.expiresAt ?? null,
-      }),
-    );
+    const key = await this.keys.insert({
+      developerId: input.developerId,
+      mode: input.mode,
+      kind: input.kind,
+      keyHash: sha256Hex(secret),
+      keyHint: `${prefix}…${secret.slice(-4)}`,
+      name: input.name ?? null,
+      scopes: scopes as Scope[],
+      expiresAt: input.expiresAt ?? null,
+    });
     return { secret, key };
   }
 
   /** @throws api_key_not_found (also for another developer's key) */
   async revoke(developerId: string, keyId: string): Promise<ApiKeyEntity> {
-    const key = await this.keys.findOneBy({ id: keyId, developerId });
+    const key = await this.keys.findOfDeveloper(developerId, keyId);
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     if (!key.revokedAt) {
       key.revokedAt = this.clock.now();
-      await this.keys.manager.transaction(async (m) => {
-        await m.save(key);
+      await this.dataSource.transaction(async (m) => {
+        await this.keys.save(m, key);
         await notifyAccessChanged(m, `key:${key.id}`);
       });
       this.authenticator.invalidate();
@@ -71,24 +72,24 @@ export class ApiKeysService {
 
   /** Finds a key by id regardless of developer; for operators only. @throws api_key_not_found */
   async getForOperator(keyId: string): Promise<ApiKeyEntity> {
-    const key = /^[0-9a-f-]{36}$/i.test(keyId) ? await this.keys.findOneBy({ id: keyId }) : null;
+    const key = /^[0-9a-f-]{36}$/i.test(keyId) ? await this.keys.findById(keyId) : null;
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     return key;
   }
 
   async findUsable(keyHash: string): Promise<ApiKeyEntity | null> {
-    const key = await this.keys.findOneBy({ keyHash, revokedAt: IsNull() });
+    const key = await this.keys.findUnrevokedByHash(keyHash);
     if (!key || (key.expiresAt && key.expiresAt <= this.clock.now())) return null;
     return key;
   }
 
   list(developerId: string, mode?: Mode): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ where: { developerId, ...(mode ? { mode } : {}) }, order: { createdAt: 'DESC' } });
+    return this.keys.listOfDeveloper(developerId, mode);
   }
 
   /** @throws api_key_not_found (also another developer's key, or one of the other mode) */
   async get(ctx: DeveloperContext, keyId: string): Promise<ApiKeyEntity> {
-    const key = UUID.test(keyId) ? await this.keys.findOneBy({ id: keyId, developerId: ctx.developerId, mode: ctx.mode }) : null;
+    const key = UUID.test(keyId) ? await this.keys.find(ctx, keyId) : null;
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     return key;
   }
@@ -99,10 +100,10 @@ export class ApiKeysService {
    */
   async setScopes(ctx: DeveloperContext, keyId: string, scopes: string[]): Promise<ApiKeyEntity> {
     const wanted = checkedScopes(scopes);
-    return this.keys.manager.transaction(async (m) => {
+    return this.dataSource.transaction(async (m) => {
       const key = await this.lockUsable(m, ctx, keyId);
       key.scopes = wanted;
-      await m.save(key);
+      await this.keys.save(m, key);
       await notifyAccessChanged(m, `key:${key.id}`);
       return key;
     }).finally(() => this.authenticator.invalidate());
@@ -115,13 +116,13 @@ export class ApiKeysService {
    * @throws api_key_not_found, invalid_state (revoked or expired key)
    */
   async rotate(ctx: DeveloperContext, keyId: string, overlapMs = 0): Promise<IssuedApiKey & { previous: ApiKeyEntity }> {
-    return this.keys.manager.transaction(async (m) => {
+    return this.dataSource.transaction(async (m) => {
       const previous = await this.lockUsable(m, ctx, keyId);
       const now = this.clock.now();
       const prefix = `${previous.kind === 'secret' ? 'sk' : 'pk'}_${previous.mode}_`;
       const secret = `${prefix}${randomToken(24)}`;
-      const key = await m.save(
-        m.create(ApiKeyEntity, {
+      const key = await this.keys.insert(
+        {
           developerId: previous.developerId,
           mode: previous.mode,
           kind: previous.kind,
@@ -130,7 +131,8 @@ export class ApiKeysService {
           name: previous.name,
           scopes: previous.scopes,
           expiresAt: null,
-        }),
+        },
+        m,
       );
       if (overlapMs > 0) {
         const overlapEnd = new Date(now.getTime() + overlapMs);
@@ -138,22 +140,16 @@ export class ApiKeysService {
       } else {
         previous.revokedAt = now;
       }
-      await m.save(previous);
+      await this.keys.save(m, previous);
       // The successor is bound to the same addresses: rotating must never widen where a key works.
-      await m.query(
-        `INSERT INTO ip_allowlist_entries (developer_id, api_key_id, cidr, label, created_at)
-         SELECT developer_id, $2, cidr, label, $3 FROM ip_allowlist_entries WHERE api_key_id = $1`,
-        [previous.id, key.id, now],
-      );
+      await this.allowlist.copyToKey(m, previous.id, key.id, now);
       await notifyAccessChanged(m, `key:${previous.id}`);
       return { secret, key, previous };
     }).finally(() => this.authenticator.invalidate());
   }
 
   private async lockUsable(m: EntityManager, ctx: DeveloperContext, keyId: string): Promise<ApiKeyEntity> {
-    const key = UUID.test(keyId)
-      ? await m.findOne(ApiKeyEntity, { where: { id: keyId, developerId: ctx.developerId, mode: ctx.mode }, lock: { mode: 'pessimistic_write' } })
-      : null;
+    const key = UUID.test(keyId) ? await this.keys.lock(m, ctx, keyId) : null;
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     if (key.revokedAt || (key.expiresAt && key.expiresAt <= this.clock.now())) {
       throw new DomainError('invalid_state', `The key ${key.keyHint} is ${key.revokedAt ? 'revoked' : 'expired'}.`);

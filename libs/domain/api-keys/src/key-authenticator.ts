@@ -4,6 +4,7 @@ import type { ApiKeyKind, Mode, Scope } from '@gateway/contracts';
 import { ACCESS_CHANGED_CHANNEL, Clock, sha256Hex } from '@gateway/platform';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { ApiKeysRepository } from './api-keys.repository';
 import { type IpRule, parseRule } from './ip-rules';
 
 /** Everything the guards need to decide about a request, resolved from the key in one query. */
@@ -18,18 +19,6 @@ export interface AuthenticatedKey {
   identityVerified: boolean;
   /** The developer-wide entries plus this key's own; empty = every address. */
   allowlist: IpRule[];
-}
-
-interface KeyRow {
-  id: string;
-  developer_id: string;
-  mode: Mode;
-  kind: ApiKeyKind;
-  scopes: Scope[];
-  expires_at: Date | null;
-  email_verified: boolean;
-  identity_verified: boolean;
-  allowlist: string[];
 }
 
 const CACHE_TTL_MS = 60_000;
@@ -56,6 +45,7 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -94,29 +84,9 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
 
   private async load(hash: string): Promise<AuthenticatedKey | null> {
     const generation = this.generation;
-    const rows: KeyRow[] = await this.dataSource.query(
-      `SELECT k.id, k.developer_id, k.mode, k.kind, k.scopes, k.expires_at,
-              d.email_verified_at IS NOT NULL AS email_verified,
-              d.identity_verified_at IS NOT NULL AS identity_verified,
-              COALESCE(ARRAY(SELECT host(a.cidr) || '/' || masklen(a.cidr) FROM ip_allowlist_entries a
-                             WHERE a.developer_id = k.developer_id AND (a.api_key_id IS NULL OR a.api_key_id = k.id)), '{}') AS allowlist
-         FROM api_keys k JOIN developers d ON d.id = k.developer_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
-    const key: AuthenticatedKey | null = row
-      ? {
-          keyId: row.id,
-          developerId: row.developer_id,
-          mode: row.mode,
-          kind: row.kind,
-          scopes: row.scopes,
-          expiresAt: row.expires_at,
-          emailVerified: row.email_verified,
-          identityVerified: row.identity_verified,
-          allowlist: row.allowlist.map((cidr) => parseRule(cidr)).filter((r): r is IpRule => r !== null),
-        }
+    const record = await this.keys.findAccess(hash);
+    const key: AuthenticatedKey | null = record
+      ? { ...record, allowlist: record.allowlist.map((cidr) => parseRule(cidr)).filter((r): r is IpRule => r !== null) }
       : null;
     // Unknown keys are not cached: guessing must not fill memory.
     if (key && this.listening && generation === this.generation) this.cache.set(hash, { key, expiresAt: Date.now() + CACHE_TTL_MS });
@@ -155,12 +125,7 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
     const batch = [...this.lastUse.entries()];
     this.lastUse.clear();
     try {
-      await this.dataSource.query(
-        `UPDATE api_keys k SET last_used_at = u.at, last_used_ip = u.ip
-           FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS u(id, at, ip)
-          WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
-        [batch.map(([id]) => id), batch.map(([, u]) => u.at), batch.map(([, u]) => u.ip)],
-      );
+      await this.keys.recordLastUse(batch.map(([keyId, u]) => ({ keyId, at: u.at, ip: u.ip })));
     } catch (error) {
       this.logger.warn(`could not record key last use: ${(error as Error).message}`);
     }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type Amount, Clock, type Currency, DomainError, notifyAccessChanged } from '@gateway/platform';
-import { QueryFailedError, Repository } from 'typeorm';
-import { DeveloperEntity } from './developer.entity';
-import { DeveloperFeeOverrideEntity } from './developer-fee-override.entity';
+import { DataSource } from 'typeorm';
+import type { DeveloperEntity } from './developer.entity';
+import { DevelopersRepository } from './developers.repository';
 
 export interface NewDeveloper {
   email: string;
@@ -16,34 +15,27 @@ export interface NewDeveloper {
 @Injectable()
 export class DevelopersService {
   constructor(
-    @InjectRepository(DeveloperEntity) private readonly developers: Repository<DeveloperEntity>,
-    @InjectRepository(DeveloperFeeOverrideEntity) private readonly fees: Repository<DeveloperFeeOverrideEntity>,
+    private readonly developers: DevelopersRepository,
+    private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
 
   /** @throws conflict when the e-mail already has an account. */
   async create(input: NewDeveloper): Promise<DeveloperEntity> {
     const now = this.clock.now();
-    try {
-      return await this.developers.save(
-        this.developers.create({
-          email: input.email.trim().toLowerCase(),
-          name: input.name.trim(),
-          emailVerifiedAt: input.emailVerified ? now : null,
-          identityVerifiedAt: input.identityVerified ? now : null,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
-        throw new DomainError('conflict', `A developer with e-mail ${input.email} already exists.`);
-      }
-      throw error;
-    }
+    const developer = await this.developers.insert({
+      email: input.email.trim().toLowerCase(),
+      name: input.name.trim(),
+      emailVerifiedAt: input.emailVerified ? now : null,
+      identityVerifiedAt: input.identityVerified ? now : null,
+    });
+    if (!developer) throw new DomainError('conflict', `A developer with e-mail ${input.email} already exists.`);
+    return developer;
   }
 
   /** @throws developer_not_found */
   async get(id: string): Promise<DeveloperEntity> {
-    const developer = isUuid(id) ? await this.developers.findOneBy({ id }) : null;
+    const developer = isUuid(id) ? await this.developers.findById(id) : null;
     if (!developer) throw new DomainError('developer_not_found', 'No such developer.');
     return developer;
   }
@@ -51,10 +43,7 @@ export class DevelopersService {
   /** Finds by id or e-mail (operators type either). @throws developer_not_found */
   async find(idOrEmail: string): Promise<DeveloperEntity> {
     if (isUuid(idOrEmail)) return this.get(idOrEmail);
-    const developer = await this.developers
-      .createQueryBuilder('d')
-      .where('lower(d.email) = lower(:email)', { email: idOrEmail.trim() })
-      .getOne();
+    const developer = await this.developers.findByEmail(idOrEmail.trim());
     if (!developer) throw new DomainError('developer_not_found', 'No such developer.');
     return developer;
   }
@@ -80,8 +69,8 @@ export class DevelopersService {
 
   /** Verification decides which modes a developer's keys may use: API instances must know at once. */
   private async saveAndAnnounce(developer: DeveloperEntity): Promise<void> {
-    await this.developers.manager.transaction(async (m) => {
-      await m.save(developer);
+    await this.dataSource.transaction(async (m) => {
+      await this.developers.save(m, developer);
       await notifyAccessChanged(m, `developer:${developer.id}`);
     });
   }
@@ -90,12 +79,11 @@ export class DevelopersService {
   async setFeeOverride(id: string, currency: Currency, amount: Amount): Promise<void> {
     if (amount.isNegative()) throw new DomainError('validation_error', 'The fee cannot be negative.', { amount: ['must not be negative'] });
     await this.get(id);
-    await this.fees.upsert({ developerId: id, currency, amount }, ['developerId', 'currency']);
+    await this.developers.upsertFeeOverride(id, currency, amount);
   }
 
-  async feeOverride(id: string, currency: Currency): Promise<Amount | null> {
-    const row = await this.fees.findOneBy({ developerId: id, currency });
-    return row?.amount ?? null;
+  feeOverride(id: string, currency: Currency): Promise<Amount | null> {
+    return this.developers.findFeeOverride(id, currency);
   }
 }
 

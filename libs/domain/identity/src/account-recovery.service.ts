@@ -3,10 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DevelopersService } from '@gateway/domain/developers';
 import { APP_CONFIG, type AppConfig, inTransaction } from '@gateway/platform';
 import type { DataSource } from 'typeorm';
-import { MembershipEntity } from './entities/membership.entity';
 import { LoginThrottleService } from './login-throttle.service';
 import { emailVerificationMail, passwordResetMail } from './mail/identity-mails';
 import { MailerService } from './mail/mailer.service';
+import { MembershipsRepository } from './memberships.repository';
 import { assertPasswordPolicy } from './password-hasher';
 import { PortalTokensService } from './portal-tokens.service';
 import { SessionsService } from './sessions.service';
@@ -17,6 +17,7 @@ import { UsersService } from './users.service';
 export class AccountRecoveryService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly memberships: MembershipsRepository,
     private readonly users: UsersService,
     private readonly tokens: PortalTokensService,
     private readonly mailer: MailerService,
@@ -74,7 +75,7 @@ export class AccountRecoveryService {
    * (test mode opens after e-mail verification).
    */
   async verifyAccountEmailOf(userId: string, email: string): Promise<void> {
-    const membership = await this.dataSource.getRepository(MembershipEntity).findOneBy({ userId });
+    const membership = await this.memberships.findByUserId(userId);
     if (!membership || membership.role !== 'owner') return;
     const developer = await this.developers.get(membership.developerId);
     if (developer.email === email && !developer.emailVerifiedAt) await this.developers.verifyEmail(developer.id);

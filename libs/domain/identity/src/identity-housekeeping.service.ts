@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock } from '@gateway/platform';
-import type { DataSource } from 'typeorm';
+import { LoginThrottleRepository } from './login-throttle.repository';
+import { PortalTokensRepository } from './portal-tokens.repository';
+import { SessionsRepository } from './sessions.repository';
 
 /** Spent link tokens are kept this long after expiring (who invited whom, for support). */
 export const SPENT_TOKEN_RETENTION_MS = 30 * 24 * 3_600_000;
@@ -20,7 +21,9 @@ export interface HousekeepingResult {
 @Injectable()
 export class IdentityHousekeepingService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
+    private readonly tokens: PortalTokensRepository,
+    private readonly throttles: LoginThrottleRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -29,12 +32,9 @@ export class IdentityHousekeepingService {
     const now = this.clock.now();
     const idleSince = new Date(now.getTime() - this.config.portal.sessionIdleMinutes * 60_000);
     const windowStart = new Date(now.getTime() - this.config.portal.loginLockoutMinutes * 60_000);
-    const [, sessions] = await this.dataSource.query('DELETE FROM portal_sessions WHERE expires_at <= $1 OR last_seen_at <= $2', [now, idleSince]);
-    const [, tokens] = await this.dataSource.query('DELETE FROM portal_tokens WHERE expires_at <= $1', [new Date(now.getTime() - SPENT_TOKEN_RETENTION_MS)]);
-    const [, throttles] = await this.dataSource.query(
-      'DELETE FROM portal_login_throttle WHERE window_started_at <= $1 AND (locked_until IS NULL OR locked_until <= $2)',
-      [windowStart, now],
-    );
-    return { sessions: Number(sessions), tokens: Number(tokens), throttles: Number(throttles) };
+    const sessions = await this.sessions.deleteEnded(now, idleSince);
+    const tokens = await this.tokens.deleteExpiredBefore(new Date(now.getTime() - SPENT_TOKEN_RETENTION_MS));
+    const throttles = await this.throttles.deleteStale(windowStart, now);
+    return { sessions, tokens, throttles };
   }
 }

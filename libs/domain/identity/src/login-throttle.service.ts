@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, sha256Hex } from '@gateway/platform';
-import type { DataSource } from 'typeorm';
+import { LoginThrottleRepository } from './login-throttle.repository';
 import { normaliseEmail } from './users.service';
 
 /**
@@ -12,18 +11,14 @@ import { normaliseEmail } from './users.service';
 @Injectable()
 export class LoginThrottleService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly throttles: LoginThrottleRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
   /** @throws too_many_attempts while the address is locked */
   async assertNotLocked(email: string): Promise<void> {
-    const rows: Array<{ locked_until: Date | null }> = await this.dataSource.query(
-      'SELECT locked_until FROM portal_login_throttle WHERE email_hash = $1',
-      [emailHash(email)],
-    );
-    const lockedUntil = rows[0]?.locked_until;
+    const lockedUntil = await this.throttles.findLockedUntil(emailHash(email));
     if (lockedUntil && lockedUntil > this.clock.now()) throw tooManyAttempts(lockedUntil, this.clock.now());
   }
 
@@ -33,22 +28,11 @@ export class LoginThrottleService {
     const { loginMaxFailures, loginLockoutMinutes } = this.config.portal;
     const windowStart = new Date(now.getTime() - loginLockoutMinutes * 60_000);
     const lockUntil = new Date(now.getTime() + loginLockoutMinutes * 60_000);
-    // One statement, so concurrent failures cannot both read the old count.
-    await this.dataSource.query(
-      `INSERT INTO portal_login_throttle AS t (email_hash, failures, window_started_at, locked_until)
-       VALUES ($1, 1, $2, CASE WHEN 1 >= $4 THEN $5::timestamptz END)
-       ON CONFLICT (email_hash) DO UPDATE SET
-         failures = CASE WHEN t.window_started_at <= $3 OR t.locked_until IS NOT NULL THEN 1 ELSE t.failures + 1 END,
-         window_started_at = CASE WHEN t.window_started_at <= $3 OR t.locked_until IS NOT NULL THEN $2 ELSE t.window_started_at END,
-         locked_until = CASE
-           WHEN (CASE WHEN t.window_started_at <= $3 OR t.locked_until IS NOT NULL THEN 1 ELSE t.failures + 1 END) >= $4
-           THEN $5::timestamptz END`,
-      [emailHash(email), now, windowStart, loginMaxFailures, lockUntil],
-    );
+    await this.throttles.recordFailure(emailHash(email), now, windowStart, loginMaxFailures, lockUntil);
   }
 
   async reset(email: string): Promise<void> {
-    await this.dataSource.query('DELETE FROM portal_login_throttle WHERE email_hash = $1', [emailHash(email)]);
+    await this.throttles.delete(emailHash(email));
   }
 }
 

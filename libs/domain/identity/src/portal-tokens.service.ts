@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Clock, DomainError, randomToken, sha256Hex } from '@gateway/platform';
-import { type EntityManager, IsNull, Repository } from 'typeorm';
-import { PortalTokenEntity, type PortalTokenPurpose } from './entities/portal-token.entity';
+import type { EntityManager } from 'typeorm';
+import type { PortalTokenEntity, PortalTokenPurpose } from './entities/portal-token.entity';
+import { PortalTokensRepository } from './portal-tokens.repository';
 import type { AccountRole } from './roles';
 
 /** How long each kind of link stays valid. */
@@ -28,7 +28,7 @@ export interface NewPortalToken {
 @Injectable()
 export class PortalTokensService {
   constructor(
-    @InjectRepository(PortalTokenEntity) private readonly tokens: Repository<PortalTokenEntity>,
+    private readonly tokens: PortalTokensRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -36,16 +36,12 @@ export class PortalTokensService {
    * Issues a token (returned once, for the e-mail). Earlier unused tokens for the same purpose
    * and address (and account, for invitations) stop working: only the newest link counts.
    */
-  async issue(input: NewPortalToken, manager: EntityManager = this.tokens.manager): Promise<{ token: string; record: PortalTokenEntity }> {
+  async issue(input: NewPortalToken, manager?: EntityManager): Promise<{ token: string; record: PortalTokenEntity }> {
     const now = this.clock.now();
     const token = randomToken(32);
-    await manager.update(
-      PortalTokenEntity,
-      { purpose: input.purpose, email: input.email, usedAt: IsNull(), ...(input.developerId ? { developerId: input.developerId } : {}) },
-      { usedAt: now },
-    );
-    const record = await manager.save(
-      manager.create(PortalTokenEntity, {
+    await this.tokens.retireUnused({ purpose: input.purpose, email: input.email, developerId: input.developerId }, now, manager);
+    const record = await this.tokens.insert(
+      {
         tokenHash: sha256Hex(token),
         purpose: input.purpose,
         email: input.email,
@@ -55,7 +51,8 @@ export class PortalTokensService {
         createdBy: input.createdBy ?? null,
         createdAt: now,
         expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS[input.purpose]),
-      }),
+      },
+      manager,
     );
     return { token, record };
   }
@@ -65,34 +62,20 @@ export class PortalTokensService {
    * gives the token back.
    * @throws invalid_token (unknown, already used, expired or for another purpose)
    */
-  async consume(purpose: PortalTokenPurpose, token: string, manager: EntityManager = this.tokens.manager): Promise<PortalTokenEntity> {
-    const now = this.clock.now();
-    const result = await manager
-      .createQueryBuilder()
-      .update(PortalTokenEntity)
-      .set({ usedAt: now })
-      .where('token_hash = :hash AND purpose = :purpose AND used_at IS NULL AND expires_at > :now', { hash: sha256Hex(token), purpose, now })
-      .returning('id')
-      .execute();
-    const id = (result.raw as Array<{ id: string }>)[0]?.id;
+  async consume(purpose: PortalTokenPurpose, token: string, manager?: EntityManager): Promise<PortalTokenEntity> {
+    const id = await this.tokens.markUsed(sha256Hex(token), purpose, this.clock.now(), manager);
     if (!id) throw new DomainError('invalid_token', 'This link is invalid, already used or expired. Ask for a new one.');
-    return manager.findOneByOrFail(PortalTokenEntity, { id });
+    return this.tokens.findByIdOrFail(id, manager);
   }
 
   /** Pending invitations of an account, newest first. */
   pendingInvitations(developerId: string): Promise<PortalTokenEntity[]> {
-    return this.tokens
-      .createQueryBuilder('t')
-      .where("t.purpose = 'invitation' AND t.developer_id = :developerId AND t.used_at IS NULL AND t.expires_at > :now", { developerId, now: this.clock.now() })
-      .orderBy('t.created_at', 'DESC')
-      .getMany();
+    return this.tokens.findPendingInvitations(developerId, this.clock.now());
   }
 
   /** Withdraws a pending invitation. @throws not_found (also another account's) */
   async revokeInvitation(developerId: string, id: string): Promise<void> {
-    const result = /^[0-9a-f-]{36}$/i.test(id)
-      ? await this.tokens.update({ id, developerId, purpose: 'invitation', usedAt: IsNull() }, { usedAt: this.clock.now() })
-      : { affected: 0 };
-    if (!result.affected) throw new DomainError('not_found', 'No such pending invitation.');
+    const revoked = /^[0-9a-f-]{36}$/i.test(id) && (await this.tokens.revokeInvitation(developerId, id, this.clock.now()));
+    if (!revoked) throw new DomainError('not_found', 'No such pending invitation.');
   }
 }

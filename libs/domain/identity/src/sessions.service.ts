@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
 import { APP_CONFIG, type AppConfig, Clock, randomToken, sha256Hex } from '@gateway/platform';
 import { createHmac } from 'node:crypto';
-import { LessThanOrEqual, Repository } from 'typeorm';
-import { PortalSessionEntity, type SessionStage } from './entities/portal-session.entity';
+import type { PortalSessionEntity, SessionStage } from './entities/portal-session.entity';
 import type { PortalActor } from './portal-actor';
+import { SessionsRepository } from './sessions.repository';
 import { UsersService } from './users.service';
 
 /** How long a password-checked session may wait for its TOTP code. */
@@ -39,7 +38,7 @@ export interface ResolvedSession {
 @Injectable()
 export class SessionsService {
   constructor(
-    @InjectRepository(PortalSessionEntity) private readonly sessions: Repository<PortalSessionEntity>,
+    private readonly sessions: SessionsRepository,
     private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -48,19 +47,17 @@ export class SessionsService {
   async start(userId: string, stage: SessionStage, client: SessionClient = {}): Promise<StartedSession> {
     const now = this.clock.now();
     const token = newSessionToken();
-    const session = await this.sessions.save(
-      this.sessions.create({
-        tokenHash: sha256Hex(token),
-        userId,
-        stage,
-        mode: 'test',
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + this.lifetimeMs(stage)),
-        ip: client.ip ?? null,
-        userAgent: client.userAgent?.slice(0, 500) ?? null,
-      }),
-    );
+    const session = await this.sessions.insert({
+      tokenHash: sha256Hex(token),
+      userId,
+      stage,
+      mode: 'test',
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + this.lifetimeMs(stage)),
+      ip: client.ip ?? null,
+      userAgent: client.userAgent?.slice(0, 500) ?? null,
+    });
     return { token, session };
   }
 
@@ -70,16 +67,16 @@ export class SessionsService {
    */
   async resolve(token: string): Promise<ResolvedSession | null> {
     if (!token) return null;
-    const session = await this.sessions.findOneBy({ tokenHash: sha256Hex(token) });
+    const session = await this.sessions.findByTokenHash(sha256Hex(token));
     if (!session) return null;
     const now = this.clock.now();
     if (session.expiresAt <= now || this.idleExpiry(session.lastSeenAt) <= now) {
-      await this.sessions.delete({ id: session.id });
+      await this.sessions.delete(session.id);
       return null;
     }
     const actor = await this.users.actor(session.userId);
     if (!actor) return null;
-    await this.sessions.update({ id: session.id }, { lastSeenAt: now });
+    await this.sessions.touch(session.id, now);
     return {
       id: session.id,
       stage: session.stage,
@@ -95,28 +92,27 @@ export class SessionsService {
    * token, so a token seen before the second factor is worth nothing after it.
    */
   async promote(sessionId: string, client: SessionClient = {}): Promise<StartedSession> {
-    const pending = await this.sessions.findOneByOrFail({ id: sessionId });
-    await this.sessions.delete({ id: sessionId });
+    const pending = await this.sessions.findByIdOrFail(sessionId);
+    await this.sessions.delete(sessionId);
     return this.start(pending.userId, 'active', client);
   }
 
   async setMode(sessionId: string, mode: Mode): Promise<void> {
-    await this.sessions.update({ id: sessionId }, { mode });
+    await this.sessions.setMode(sessionId, mode);
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.sessions.delete({ id: sessionId });
+    await this.sessions.delete(sessionId);
   }
 
   /** Signs the user out everywhere (password reset, removal from the team). */
   async endAllForUser(userId: string): Promise<void> {
-    await this.sessions.delete({ userId });
+    await this.sessions.deleteOfUser(userId);
   }
 
   /** Housekeeping: drops sessions past their absolute expiry. Returns how many. */
   async purgeExpired(): Promise<number> {
-    const result = await this.sessions.delete({ expiresAt: LessThanOrEqual(this.clock.now()) });
-    return result.affected ?? 0;
+    return this.sessions.deleteExpired(this.clock.now());
   }
 
   private lifetimeMs(stage: SessionStage): number {

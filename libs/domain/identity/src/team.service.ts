@@ -4,15 +4,17 @@ import { DevelopersService } from '@gateway/domain/developers';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, inTransaction } from '@gateway/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AccountRecoveryService } from './account-recovery.service';
-import { MembershipEntity } from './entities/membership.entity';
+import type { MembershipEntity } from './entities/membership.entity';
 import type { PortalTokenEntity } from './entities/portal-token.entity';
-import { UserEntity } from './entities/user.entity';
+import type { UserEntity } from './entities/user.entity';
 import { invitationMail } from './mail/identity-mails';
 import { MailerService } from './mail/mailer.service';
+import { MembershipsRepository } from './memberships.repository';
 import { assertPasswordPolicy, PasswordHasher } from './password-hasher';
 import { PortalTokensService } from './portal-tokens.service';
 import { type AccountRole, accountRoleAllows } from './roles';
 import { SessionsService } from './sessions.service';
+import { UsersRepository } from './users.repository';
 import { isUuid, normaliseEmail, uniqueViolationToConflict, UsersService } from './users.service';
 
 /** The member of an account acting on its team. */
@@ -51,6 +53,8 @@ export interface AcceptedInvitation {
 export class TeamService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly memberships: MembershipsRepository,
+    private readonly usersRepository: UsersRepository,
     private readonly users: UsersService,
     private readonly tokens: PortalTokensService,
     private readonly mailer: MailerService,
@@ -63,14 +67,8 @@ export class TeamService {
   ) {}
 
   async listMembers(developerId: string): Promise<TeamMember[]> {
-    const rows = await this.dataSource
-      .getRepository(MembershipEntity)
-      .createQueryBuilder('m')
-      .innerJoinAndMapOne('m.user', UserEntity, 'u', 'u.id = m.user_id')
-      .where('m.developer_id = :developerId', { developerId })
-      .orderBy('m.created_at', 'ASC')
-      .getMany();
-    return rows.map((m) => toMember(m, (m as MembershipEntity & { user: UserEntity }).user));
+    const rows = await this.memberships.listWithUsers(developerId);
+    return rows.map((m) => toMember(m, m.user));
   }
 
   /**
@@ -102,15 +100,13 @@ export class TeamService {
       const now = this.clock.now();
       let user: UserEntity;
       try {
-        user = await m.save(
-          m.create(UserEntity, { email: invitation.email, name: name.trim(), passwordHash, emailVerifiedAt: now, passwordChangedAt: now }),
-        );
+        user = await this.usersRepository.insert({ email: invitation.email, name: name.trim(), passwordHash, emailVerifiedAt: now, passwordChangedAt: now }, m);
       } catch (error) {
         throw uniqueViolationToConflict(error, invitation.email);
       }
       const developerId = invitation.developerId as string;
       const role = invitation.role as AccountRole;
-      await m.insert(MembershipEntity, { userId: user.id, developerId, role });
+      await this.memberships.insert({ userId: user.id, developerId, role }, m);
       return { userId: user.id, developerId, role, email: user.email };
     });
     await this.recovery.verifyAccountEmailOf(accepted.userId, accepted.email);
@@ -125,7 +121,7 @@ export class TeamService {
       if (target.role === 'owner' && role !== 'owner' && owners === 1) {
         throw new DomainError('last_owner', 'An account needs at least one owner: make someone else owner first.');
       }
-      await m.update(MembershipEntity, { userId: target.userId }, { role });
+      await this.memberships.setRole(target.userId, role, m);
     });
     return (await this.listMembers(actor.developerId)).find((member) => member.userId === userId) as TeamMember;
   }
@@ -142,21 +138,16 @@ export class TeamService {
         this.assertCanTouchOwners(actor);
         if (owners === 1) throw new DomainError('last_owner', 'The last owner cannot be removed.');
       }
-      const user = await m.findOneByOrFail(UserEntity, { id: userId });
-      if (user.platformRole) await m.delete(MembershipEntity, { userId });
-      else await m.delete(UserEntity, { id: userId });
+      const user = await this.usersRepository.findByIdOrFail(userId, m);
+      if (user.platformRole) await this.memberships.deleteOfUser(userId, m);
+      else await this.usersRepository.delete(userId, m);
     });
     await this.sessions.endAllForUser(userId);
   }
 
   /** Locks the account's memberships (so owner counts cannot race) and finds the target. */
   private async lockTeam(m: EntityManager, developerId: string, userId: string): Promise<{ target: MembershipEntity; owners: number }> {
-    const members = await m
-      .getRepository(MembershipEntity)
-      .createQueryBuilder('m')
-      .setLock('pessimistic_write')
-      .where('m.developer_id = :developerId', { developerId })
-      .getMany();
+    const members = await this.memberships.lockOfAccount(m, developerId);
     const target = isUuid(userId) ? members.find((member) => member.userId === userId) : undefined;
     if (!target) throw new DomainError('user_not_found', 'No such team member.');
     return { target, owners: members.filter((member) => member.role === 'owner').length };

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Clock, DomainError } from '@gateway/platform';
-import { QueryFailedError, Repository } from 'typeorm';
-import { MembershipEntity } from './entities/membership.entity';
-import { UserEntity } from './entities/user.entity';
+import type { MembershipEntity } from './entities/membership.entity';
+import type { UserEntity } from './entities/user.entity';
+import { MembershipsRepository } from './memberships.repository';
 import { PasswordHasher } from './password-hasher';
 import type { PortalActor } from './portal-actor';
 import type { PlatformRole } from './roles';
+import { isUniqueViolation, UsersRepository } from './users.repository';
 
 export interface NewPlatformUser {
   email: string;
@@ -19,8 +19,8 @@ export interface NewPlatformUser {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    @InjectRepository(MembershipEntity) private readonly memberships: Repository<MembershipEntity>,
+    private readonly users: UsersRepository,
+    private readonly memberships: MembershipsRepository,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
   ) {}
@@ -34,53 +34,46 @@ export class UsersService {
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
     try {
-      return await this.users.save(
-        this.users.create({
-          email: normaliseEmail(input.email),
-          name: input.name.trim(),
-          passwordHash,
-          platformRole: input.platformRole,
-          emailVerifiedAt: now,
-          passwordChangedAt: now,
-        }),
-      );
+      return await this.users.insert({
+        email: normaliseEmail(input.email),
+        name: input.name.trim(),
+        passwordHash,
+        platformRole: input.platformRole,
+        emailVerifiedAt: now,
+        passwordChangedAt: now,
+      });
     } catch (error) {
       throw uniqueViolationToConflict(error, input.email);
     }
   }
 
   findByEmail(email: string): Promise<UserEntity | null> {
-    return this.users.findOneBy({ email: normaliseEmail(email) });
+    return this.users.findByEmail(normaliseEmail(email));
   }
 
   /** @throws user_not_found */
   async get(userId: string): Promise<UserEntity> {
-    const user = isUuid(userId) ? await this.users.findOneBy({ id: userId }) : null;
+    const user = isUuid(userId) ? await this.users.findById(userId) : null;
     if (!user) throw new DomainError('user_not_found', 'No such user.');
     return user;
   }
 
   /** The actor behind a session; null once the user is gone. */
   async actor(userId: string): Promise<PortalActor | null> {
-    const user = await this.users.findOneBy({ id: userId });
+    const user = await this.users.findById(userId);
     if (!user) return null;
-    const membership = await this.memberships.findOneBy({ userId });
+    const membership = await this.memberships.findByUserId(userId);
     return toActor(user, membership);
   }
 
   async markEmailVerified(userId: string): Promise<void> {
-    await this.users
-      .createQueryBuilder()
-      .update()
-      .set({ emailVerifiedAt: this.clock.now() })
-      .where('id = :userId AND email_verified_at IS NULL', { userId })
-      .execute();
+    await this.users.markEmailVerified(userId, this.clock.now());
   }
 
   /** @throws validation_error (password policy) */
   async setPassword(userId: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    await this.users.update({ id: userId }, { passwordHash, passwordChangedAt: this.clock.now() });
+    await this.users.setPasswordHash(userId, passwordHash, this.clock.now());
   }
 }
 
@@ -100,7 +93,7 @@ export function normaliseEmail(email: string): string {
 }
 
 export function uniqueViolationToConflict(error: unknown, email: string): unknown {
-  if (error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505') {
+  if (isUniqueViolation(error)) {
     return new DomainError('conflict', `${email.trim()} already has a portal account.`);
   }
   return error;

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type FieldErrors, NUBAN_PATTERN, SUBACCOUNT_BANK_CODE_PATTERN } from '@gateway/contracts';
-import { Clock, type DeveloperContext, DomainError, newestFirst, type Page } from '@gateway/platform';
+import { Clock, type DeveloperContext, DomainError, type Page } from '@gateway/platform';
 import { randomInt } from 'node:crypto';
-import { type EntityManager, In, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { SubaccountEntity } from './subaccount.entity';
+import type { EntityManager } from 'typeorm';
+import type { SubaccountEntity } from './subaccount.entity';
+import { type SubaccountListFilter, SubaccountsRepository } from './subaccounts.repository';
+
+export type { SubaccountListFilter } from './subaccounts.repository';
 
 export interface NewSubaccount {
   businessName: string;
@@ -14,11 +15,6 @@ export interface NewSubaccount {
   accountName?: string;
   description?: string;
   metadata?: Record<string, unknown>;
-}
-
-export interface SubaccountListFilter {
-  limit: number;
-  cursor?: string;
 }
 
 const CODE_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -33,7 +29,7 @@ const CODE_ATTEMPTS = 3;
 @Injectable()
 export class SubaccountsService {
   constructor(
-    @InjectRepository(SubaccountEntity) private readonly subaccounts: Repository<SubaccountEntity>,
+    private readonly subaccounts: SubaccountsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -41,10 +37,20 @@ export class SubaccountsService {
   async create(ctx: DeveloperContext, input: NewSubaccount): Promise<SubaccountEntity> {
     assertBankAccount(input);
     for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
-      const created = await this.insertIfAbsent(ctx, input);
+      const created = await this.subaccounts.insertIfAbsent(ctx, {
+        code: newSubaccountCode(),
+        businessName: input.businessName,
+        bankCode: input.bankCode,
+        accountNumber: input.accountNumber,
+        accountName: input.accountName ?? null,
+        description: input.description ?? null,
+        active: true,
+        metadata: input.metadata ?? {},
+        createdAt: this.clock.now(),
+      });
       if (created) return created;
       // The insert was ignored: either this bank account is registered already, or the code collided.
-      const existing = await this.subaccounts.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, bankCode: input.bankCode, accountNumber: input.accountNumber });
+      const existing = await this.subaccounts.findByBankAccount(ctx, input.bankCode, input.accountNumber);
       if (existing) throw new DomainError('subaccount_exists', `Sub-account ${existing.code} already exists for this bank account.`);
     }
     throw new Error('Could not draw an unused sub-account code');
@@ -52,16 +58,14 @@ export class SubaccountsService {
 
   /** @throws subaccount_not_found (also for another developer's or the other mode's sub-account) */
   async get(ctx: DeveloperContext, code: string): Promise<SubaccountEntity> {
-    const subaccount = await this.subaccounts.findOneBy({ code, developerId: ctx.developerId, mode: ctx.mode });
+    const subaccount = await this.subaccounts.findByCode(ctx, code);
     if (!subaccount) throw new DomainError('subaccount_not_found', 'No such sub-account.');
     return subaccount;
   }
 
   /** Newest first, keyset-paginated. @throws validation_error for a cursor this API did not issue */
-  async list(ctx: DeveloperContext, filter: SubaccountListFilter): Promise<Page<SubaccountEntity>> {
-    const page = newestFirst.page(filter);
-    const query = this.subaccounts.createQueryBuilder('s').where('s.developer_id = :developerId AND s.mode = :mode', { developerId: ctx.developerId, mode: ctx.mode });
-    return page.toPage(await page.applyTo(query, 's').getMany(), (s) => s);
+  list(ctx: DeveloperContext, filter: SubaccountListFilter): Promise<Page<SubaccountEntity>> {
+    return this.subaccounts.list(ctx, filter);
   }
 
   /**
@@ -71,11 +75,9 @@ export class SubaccountsService {
    * @returns the sub-accounts by code
    * @throws validation_error with one entry per offending position: `splits.<i>.subaccount` (the same dotted form the validation pipe uses)
    */
-  async requireActive(ctx: DeveloperContext, codes: string[], manager: EntityManager = this.subaccounts.manager): Promise<Map<string, SubaccountEntity>> {
+  async requireActive(ctx: DeveloperContext, codes: string[], manager?: EntityManager): Promise<Map<string, SubaccountEntity>> {
     const distinct = [...new Set(codes)];
-    const rows = distinct.length
-      ? await manager.getRepository(SubaccountEntity).findBy({ developerId: ctx.developerId, mode: ctx.mode, code: In(distinct) })
-      : [];
+    const rows = distinct.length ? await this.subaccounts.findByCodes(ctx, distinct, manager) : [];
     const byCode = new Map(rows.map((row) => [row.code, row]));
     const errors: FieldErrors = {};
     codes.forEach((code, i) => {
@@ -85,32 +87,6 @@ export class SubaccountsService {
     });
     if (Object.keys(errors).length) throw new DomainError('validation_error', 'The request is invalid.', errors);
     return byCode;
-  }
-
-  /** Inserts unless the bank account (or, improbably, the drawn code) exists; null when ignored. */
-  private async insertIfAbsent(ctx: DeveloperContext, input: NewSubaccount): Promise<SubaccountEntity | null> {
-    const result = await this.subaccounts
-      .createQueryBuilder()
-      .insert()
-      .into(SubaccountEntity)
-      .values({
-        developerId: ctx.developerId,
-        mode: ctx.mode,
-        code: newSubaccountCode(),
-        businessName: input.businessName,
-        bankCode: input.bankCode,
-        accountNumber: input.accountNumber,
-        accountName: input.accountName ?? null,
-        description: input.description ?? null,
-        active: true,
-        metadata: (input.metadata ?? {}) as QueryDeepPartialEntity<SubaccountEntity>['metadata'],
-        createdAt: this.clock.now(),
-      })
-      .orIgnore()
-      .returning('id')
-      .execute();
-    const id = (result.raw as Array<{ id: string }>)[0]?.id;
-    return id ? this.subaccounts.findOneByOrFail({ id }) : null;
   }
 }
 

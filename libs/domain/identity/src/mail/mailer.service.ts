@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, enqueueJob } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
-import { Repository } from 'typeorm';
-import { DevMailEntity } from '../entities/dev-mail.entity';
-import { OutboundMailEntity } from '../entities/outbound-mail.entity';
+import type { DataSource } from 'typeorm';
+import type { DevMailEntity } from '../entities/dev-mail.entity';
+import { DevMailboxRepository } from './dev-mailbox.repository';
+import { OutboundMailsRepository } from './outbound-mails.repository';
 
 export interface OutgoingMail {
   to: string;
@@ -32,8 +33,9 @@ export class MailerService implements OnModuleInit {
   private readonly transport?: Transporter;
 
   constructor(
-    @InjectRepository(DevMailEntity) private readonly mailbox: Repository<DevMailEntity>,
-    @InjectRepository(OutboundMailEntity) private readonly outbox: Repository<OutboundMailEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly mailbox: DevMailboxRepository,
+    private readonly outbox: OutboundMailsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly encryptor: Encryptor,
@@ -58,8 +60,8 @@ export class MailerService implements OnModuleInit {
       return;
     }
     const id = randomUUID();
-    await this.outbox.manager.transaction(async (m) => {
-      await m.insert(OutboundMailEntity, { id, recipient: mail.to, subject: mail.subject, bodySealed: this.encryptor.encrypt(mail.text, id), createdAt: this.clock.now() });
+    await this.dataSource.transaction(async (m) => {
+      await this.outbox.insert({ id, recipient: mail.to, subject: mail.subject, bodySealed: this.encryptor.encrypt(mail.text, id), createdAt: this.clock.now() }, m);
       await enqueueJob(m, SEND_MAIL_TASK, { name: 'mail_id', value: id }, { maxAttempts: 10 });
     });
   }
@@ -71,11 +73,11 @@ export class MailerService implements OnModuleInit {
    */
   async deliverQueued(id: string): Promise<void> {
     if (!this.transport) throw new Error('SMTP_URL is not set: queued mail cannot be sent');
-    const mail = await this.outbox.findOneBy({ id });
+    const mail = await this.outbox.findById(id);
     if (!mail) return;
     const text = this.encryptor.decrypt(mail.bodySealed, mail.id);
     await this.transport.sendMail({ from: this.config.mail.from, to: mail.recipient, subject: mail.subject, text });
-    await this.outbox.delete({ id });
+    await this.outbox.delete(id);
   }
 
   /**
@@ -84,10 +86,6 @@ export class MailerService implements OnModuleInit {
    */
   async devMailbox(recipient?: string): Promise<DevMailEntity[]> {
     if (this.config.env === 'production') throw new DomainError('not_found', 'No such endpoint.');
-    return this.mailbox.find({
-      where: recipient ? { recipient: recipient.trim().toLowerCase() } : {},
-      order: { id: 'DESC' },
-      take: DEV_MAILBOX_LIMIT,
-    });
+    return this.mailbox.listNewest(DEV_MAILBOX_LIMIT, recipient ? recipient.trim().toLowerCase() : undefined);
   }
 }

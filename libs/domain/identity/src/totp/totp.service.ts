@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, inTransaction } from '@gateway/platform';
-import { type EntityManager, Repository } from 'typeorm';
-import { UserTotpEntity } from '../entities/user-totp.entity';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { UserTotpEntity } from '../entities/user-totp.entity';
 import { tooManyAttempts } from '../login-throttle.service';
 import { generateTotpSecret, matchTotpStep, otpauthUrl } from './totp-codes';
+import { UserTotpRepository } from './user-totp.repository';
 
 /** Consecutive wrong codes that lock the second factor for TOTP_LOCKOUT_MINUTES. */
 export const TOTP_MAX_FAILURES = 5;
@@ -24,7 +25,8 @@ export interface TotpEnrolment {
 @Injectable()
 export class TotpService {
   constructor(
-    @InjectRepository(UserTotpEntity) private readonly totp: Repository<UserTotpEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly totp: UserTotpRepository,
     private readonly encryptor: Encryptor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -36,20 +38,10 @@ export class TotpService {
    * @throws conflict when TOTP is already enabled
    */
   async enroll(userId: string, accountName: string): Promise<TotpEnrolment> {
-    const existing = await this.totp.findOneBy({ userId });
+    const existing = await this.totp.findByUserId(userId);
     if (existing?.confirmedAt) throw new DomainError('conflict', 'Two-factor authentication is already enabled.');
     const secret = generateTotpSecret();
-    await this.totp.upsert(
-      {
-        userId,
-        secretCiphertext: this.encryptor.encrypt(secret, secretContext(userId)),
-        confirmedAt: null,
-        lastUsedStep: null,
-        consecutiveFailures: 0,
-        lockedUntil: null,
-      },
-      ['userId'],
-    );
+    await this.totp.startEnrolment(userId, this.encryptor.encrypt(secret, secretContext(userId)));
     return { secret, otpauthUrl: otpauthUrl(secret, accountName, TOTP_ISSUER) };
   }
 
@@ -62,7 +54,7 @@ export class TotpService {
   }
 
   async isEnabled(userId: string): Promise<boolean> {
-    return (await this.totp.findOneBy({ userId }))?.confirmedAt != null;
+    return (await this.totp.findByUserId(userId))?.confirmedAt != null;
   }
 
   /**
@@ -76,12 +68,12 @@ export class TotpService {
   private async check(userId: string, code: string, expect: 'enrolment' | 'enabled'): Promise<void> {
     // The failure count and last step must survive the refusal, so the outcome is decided inside
     // the transaction and thrown only after it commits.
-    const refusal = await inTransaction(this.totp.manager.connection, (m) => this.checkLocked(m, userId, code, expect));
+    const refusal = await inTransaction(this.dataSource, (m) => this.checkLocked(m, userId, code, expect));
     if (refusal) throw refusal;
   }
 
   private async checkLocked(m: EntityManager, userId: string, code: string, expect: 'enrolment' | 'enabled'): Promise<DomainError | null> {
-    const row = await m.findOne(UserTotpEntity, { where: { userId }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.totp.findForUpdate(m, userId);
     if (expect === 'enabled' && !row?.confirmedAt) {
       return new DomainError('totp_required', 'Enable two-factor authentication (TOTP) first.');
     }
@@ -96,19 +88,14 @@ export class TotpService {
     const secret = this.encryptor.decrypt(totp.secretCiphertext, secretContext(userId));
     const step = matchTotpStep(secret, code.trim(), now);
     if (step !== null && (totp.lastUsedStep === null || step > totp.lastUsedStep)) {
-      await m.update(UserTotpEntity, { userId }, {
-        lastUsedStep: step,
-        consecutiveFailures: 0,
-        lockedUntil: null,
-        ...(expect === 'enrolment' ? { confirmedAt: now } : {}),
-      });
+      await this.totp.recordAcceptedCode(m, userId, step, expect === 'enrolment' ? now : undefined);
       return null;
     }
 
     const failures = totp.consecutiveFailures + 1;
     const locks = failures >= TOTP_MAX_FAILURES;
     const lockedUntil = locks ? new Date(now.getTime() + this.config.portal.totpLockoutMinutes * 60_000) : null;
-    await m.update(UserTotpEntity, { userId }, { consecutiveFailures: locks ? 0 : failures, lockedUntil });
+    await this.totp.recordRefusedCode(m, userId, locks ? 0 : failures, lockedUntil);
     const reason = step === null ? 'The code is not valid.' : 'This code has already been used; wait for the next one.';
     const consequence = locks ? ` Too many wrong codes: two-factor checks are locked for ${this.config.portal.totpLockoutMinutes} minutes.` : '';
     return new DomainError('totp_invalid', `${reason}${consequence}`);

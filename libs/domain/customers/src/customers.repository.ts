@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type DeveloperContext, newestFirst, type Page } from '@gateway/platform';
+import type { EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { CustomerEntity } from './customer.entity';
+
+export interface CustomerListFilter {
+  limit: number;
+  cursor?: string;
+  email?: string;
+}
+
+/** The columns of a new customer besides its tenant; the database draws its id. */
+export type NewCustomerRow = Pick<CustomerEntity, 'reference' | 'email' | 'name' | 'phone' | 'metadata' | 'createdAt'>;
+
+/** Customer rows, always scoped by developer and mode. */
+@Injectable()
+export class CustomersRepository {
+  constructor(@InjectRepository(CustomerEntity) private readonly customers: Repository<CustomerEntity>) {}
+
+  /** Inserts unless the tenant has a customer with this e-mail already (case-insensitive unique index); null when it has. */
+  async insertIfAbsent(manager: EntityManager, ctx: DeveloperContext, row: NewCustomerRow): Promise<CustomerEntity | null> {
+    const result = await manager
+      .createQueryBuilder()
+      .insert()
+      .into(CustomerEntity)
+      .values({
+        developerId: ctx.developerId,
+        mode: ctx.mode,
+        reference: row.reference,
+        email: row.email,
+        name: row.name,
+        phone: row.phone,
+        metadata: row.metadata as QueryDeepPartialEntity<CustomerEntity>['metadata'],
+        createdAt: row.createdAt,
+      })
+      .orIgnore()
+      .returning('id')
+      .execute();
+    const id = (result.raw as Array<{ id: string }>)[0]?.id;
+    return id ? manager.getRepository(CustomerEntity).findOneByOrFail({ id }) : null;
+  }
+
+  /** The tenant's customer with this e-mail (case-insensitive); throws EntityNotFoundError when there is none. */
+  findByEmailOrFail(manager: EntityManager, ctx: DeveloperContext, email: string): Promise<CustomerEntity> {
+    return manager
+      .getRepository(CustomerEntity)
+      .createQueryBuilder('c')
+      .where('c.developer_id = :developerId AND c.mode = :mode AND lower(c.email) = lower(:email)', { ...ctx, email })
+      .getOneOrFail();
+  }
+
+  findByReference(ctx: DeveloperContext, reference: string): Promise<CustomerEntity | null> {
+    return this.customers.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  /** By internal id, in the caller's transaction when a manager is given. */
+  findById(ctx: DeveloperContext, id: string, manager: EntityManager = this.customers.manager): Promise<CustomerEntity | null> {
+    return manager.getRepository(CustomerEntity).findOneBy({ id, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  /** Newest first, keyset-paginated; optionally one e-mail (case-insensitive). @throws validation_error for a cursor this API did not issue */
+  async list(ctx: DeveloperContext, filter: CustomerListFilter): Promise<Page<CustomerEntity>> {
+    const page = newestFirst.page(filter);
+    const query = this.customers.createQueryBuilder('c').where('c.developer_id = :developerId AND c.mode = :mode', ctx);
+    if (filter.email) query.andWhere('lower(c.email) = lower(:email)', { email: filter.email });
+    return page.toPage(await page.applyTo(query, 'c').getMany(), (c) => c);
+  }
+}
