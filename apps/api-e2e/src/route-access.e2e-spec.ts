@@ -53,7 +53,16 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/v1/subaccounts': 'subaccounts:write',
   'GET /api/v1/subaccounts': 'subaccounts:read',
   'GET /api/v1/subaccounts/:code': 'subaccounts:read',
+  'POST /api/v1/transfers': 'transfers:write',
+  'GET /api/v1/transfers': 'transfers:read',
+  'GET /api/v1/transfers/:reference': 'transfers:read',
+  'POST /api/v1/transfers/recipients': 'transfers:write',
+  'GET /api/v1/transfers/recipients': 'transfers:read',
+  'GET /api/v1/banks': 'transfers:read',
 };
+
+/** Routes that move real money: a test key is refused (403 live_mode_required) before its scope is looked at. */
+const LIVE_ONLY = new Set(['POST /api/v1/transfers', 'GET /api/v1/transfers', 'GET /api/v1/transfers/:reference', 'POST /api/v1/transfers/recipients', 'GET /api/v1/transfers/recipients']);
 
 interface Route {
   method: string;
@@ -147,14 +156,24 @@ describe('every route is authenticated and scoped as the catalog says', () => {
       if (scope === 'public') continue;
       const [method, path] = signature.split(' ');
       const otherScope = SCOPE_NAMES.find((s) => s !== scope) as Scope;
-      const without = await createMerchant(gateway, { scopes: [otherScope] });
+      const keyMode = LIVE_ONLY.has(signature) ? ({ mode: 'live', identityVerified: true } as const) : {};
+      const without = await createMerchant(gateway, { ...keyMode, scopes: [otherScope] });
       const refused = await http(gateway.baseUrl, method, concrete(path), { token: without.key, body: method === 'GET' ? undefined : {} });
       expect([signature, refused.status, refused.body.code]).toEqual([signature, 403, 'insufficient_scope']);
       expect(refused.body.message).toContain(scope);
 
-      const withScope = await createMerchant(gateway, { scopes: [scope] });
+      const withScope = await createMerchant(gateway, { ...keyMode, scopes: [scope] });
       const admitted = await http(gateway.baseUrl, method, concrete(path), { token: withScope.key, body: method === 'GET' ? undefined : {} });
       expect([signature, [401, 403].includes(admitted.status)]).toEqual([signature, false]);
+    }
+  });
+
+  it('refuses a test key on every live-only route with 403 live_mode_required, whatever its scopes', async () => {
+    const full = await createMerchant(gateway);
+    for (const signature of LIVE_ONLY) {
+      const [method, path] = signature.split(' ');
+      const refused = await http(gateway.baseUrl, method, concrete(path), { token: full.key, body: method === 'GET' ? undefined : {} });
+      expect([signature, refused.status, refused.body.code]).toEqual([signature, 403, 'live_mode_required']);
     }
   });
 });

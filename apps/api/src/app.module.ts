@@ -25,6 +25,7 @@ import { RefundsApiModule } from './modules/refunds/refunds-api.module';
 import { PaymentIntentsApiModule } from './modules/payment-intents/payment-intents-api.module';
 import { WalletApiModule } from './modules/wallet/wallet-api.module';
 import { SubaccountsApiModule } from './modules/subaccounts/subaccounts-api.module';
+import { TransfersApiModule } from './modules/transfers/transfers-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -58,6 +59,7 @@ export class AppModule {
         PaymentIntentsApiModule,
         WalletApiModule,
         SubaccountsApiModule,
+        TransfersApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

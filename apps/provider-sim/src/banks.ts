@@ -1,7 +1,7 @@
 /**
  * Static bank fixtures, in the shape of Paystack's List Banks answer. The simulator never talks
- * to a bank: account names are taken from the request, and outcomes are decided by documented
- * magic numbers. Kenyan entries exist so that currency filtering and per-currency recipient types
+ * to a bank: recipients keep the account name given in the request, `GET /bank/resolve` derives a
+ * stable name from the account number, and outcomes are decided by documented magic numbers. Kenyan entries exist so that currency filtering and per-currency recipient types
  * (`kepss`, `mobile_money`) can be exercised; the simulator serves no GHS or ZAR.
  */
 
@@ -47,6 +47,39 @@ export const DEFAULT_DEDICATED_ACCOUNT_BANK_SLUG = 'test-bank';
 /** A transfer to this account number always fails ("Could not credit account"). */
 export const FAILING_TRANSFER_ACCOUNT_NUMBER = '0000000000';
 export const TRANSFER_FAILURE_REASON = 'Could not credit account';
+/**
+ * A transfer to this account number settles `success`, but no callback is ever sent for it: the
+ * gateway must learn the outcome by verifying the transfer (reconciliation).
+ */
+export const SILENT_TRANSFER_ACCOUNT_NUMBER = '0000000001';
+/**
+ * A transfer to this account number settles `success` (with `transfer.success`), then the bank
+ * sends the money back: `transfer_delay_ms` later it is `reversed`, with `transfer.reversed`.
+ */
+export const REVERSING_TRANSFER_ACCOUNT_NUMBER = '0000000002';
+/** `GET /bank/resolve` never resolves this account number, at any bank. */
+export const UNRESOLVABLE_ACCOUNT_NUMBER = '9999999999';
+
+/** An account `GET /bank/resolve` found: the number asked about, the bank's name for it, the bank. */
+export interface ResolvedAccount {
+  accountNumber: string;
+  accountName: string;
+  bank: Bank;
+}
+
+/** Names for resolved accounts: the first by the account number's ninth digit, the last by its tenth. */
+const FIRST_NAMES = ['ADAEZE', 'BABATUNDE', 'CHIOMA', 'DAMILOLA', 'EMEKA', 'FUNMILAYO', 'GBENGA', 'HAUWA', 'IFEOMA', 'JIDE'] as const;
+const LAST_NAMES = ['ADEYEMI', 'BELLO', 'CHUKWU', 'DANJUMA', 'EZE', 'FASHOLA', 'GARBA', 'HASSAN', 'IBRAHIM', 'JOHNSON'] as const;
+
+/**
+ * The name a bank holds for a 10-digit NUBAN account number, as `GET /bank/resolve` answers it:
+ * upper-case like Paystack's, the same for the same number every time (e.g. `0123456789` →
+ * `IFEOMA JOHNSON`). Null for anything but 10 digits, and for the unresolvable number.
+ */
+export function accountNameFor(accountNumber: string): string | null {
+  if (!/^\d{10}$/.test(accountNumber) || accountNumber === UNRESOLVABLE_ACCOUNT_NUMBER) return null;
+  return `${FIRST_NAMES[Number(accountNumber[8])]} ${LAST_NAMES[Number(accountNumber[9])]}`;
+}
 
 /** The bank with this code for this kind of recipient (a code names one bank per type). */
 export function findBank(code: string, type: RecipientType): Bank | undefined {

@@ -7,6 +7,7 @@ export type CallbackEvent =
   | 'charge.success'
   | 'transfer.success'
   | 'transfer.failed'
+  | 'transfer.reversed'
   | 'refund.processed'
   | 'refund.failed'
   | 'charge.dispute.create'

@@ -79,6 +79,20 @@ export function invalidRecipient(): ApiError {
   });
 }
 
+/**
+ * 422 — Resolve Account Number (`GET /bank/resolve`) found no account for the number at the bank.
+ * Paystack's published material documents only the success answer; the status and message are
+ * what Paystack answers (and client libraries test for: a 422 with `status: false`). The type and
+ * code are the generic ones for a request Paystack refuses (`invalid_params`): act on the status.
+ */
+export function unresolvableAccount(): ApiError {
+  return new ApiError(422, 'Could not resolve account name. Check parameters or try again.', {
+    type: 'validation_error',
+    code: 'invalid_params',
+    nextStep: 'Ensure that the account number and bank code are correct; list bank codes with GET /bank',
+  });
+}
+
 /** 400 from the processor (the issuer refused): `processor_error`, not a fault in the request. */
 export function processorRefusal(message: string): ApiError {
   return new ApiError(400, message, { type: 'processor_error', code: 'unknown', nextStep: NEXT_STEP.later });

@@ -13,7 +13,14 @@ export { SUPPORTED_CURRENCIES } from './money';
 export type { Currency, MinorUnits } from './money';
 export { CARD_FOR_OUTCOME, TEST_CARDS, findTestCard } from './test-cards';
 export type { CardBrand, ChargeOutcome, TestCard } from './test-cards';
-export { BANKS, FAILING_TRANSFER_ACCOUNT_NUMBER } from './banks';
+export {
+  BANKS,
+  FAILING_TRANSFER_ACCOUNT_NUMBER,
+  REVERSING_TRANSFER_ACCOUNT_NUMBER,
+  SILENT_TRANSFER_ACCOUNT_NUMBER,
+  UNRESOLVABLE_ACCOUNT_NUMBER,
+  accountNameFor,
+} from './banks';
 export { DEFAULT_KNOBS } from './state/knobs';
 export type { DuplicateReferences, Knobs, TimeoutMode } from './state/knobs';
 export { TRANSFER_OTP } from './services/transfers';

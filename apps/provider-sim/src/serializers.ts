@@ -1,3 +1,4 @@
+import type { ResolvedAccount } from './banks';
 import type { Account } from './state/accounts';
 import type { AuthorizationRecord } from './state/authorizations';
 import type { CustomerRecord } from './state/customers';
@@ -213,6 +214,14 @@ export function refundToWire(account: Account, refund: RefundRecord) {
     created_at: iso(refund.createdAt),
     updated_at: iso(refund.updatedAt),
   };
+}
+
+/**
+ * Resolve Account Number's `data` (PaystackOSS/openapi `VerificationResolveAccountNumberResponse`;
+ * doc-code-snippets `dist/doc/identity/account/resolve.js`): the number as a string, the bank's id.
+ */
+export function resolvedAccountToWire(resolved: ResolvedAccount) {
+  return { account_number: resolved.accountNumber, account_name: resolved.accountName, bank_id: resolved.bank.id };
 }
 
 /** A transfer recipient as Create Transfer Recipient answers it (camelCase timestamps, as documented). */

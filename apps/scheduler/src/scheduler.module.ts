@@ -7,6 +7,7 @@ import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-pur
 import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-intent-expiry.module';
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
+import { TransferReconciliationModule } from './jobs/transfer-reconciliation/transfer-reconciliation.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 import { JobQueueModule } from './jobs/job-queue/job-queue.module';
@@ -42,6 +43,7 @@ export class SchedulerModule {
         ScheduledChargesModule,
         PaymentIntentExpiryModule,
         RefundResubmissionModule,
+        TransferReconciliationModule,
         JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

@@ -10,6 +10,7 @@ export * from './webhooks';
 export * from './subaccounts';
 export * from './payments';
 export * from './refunds';
+export * from './transfers';
 export * from './payment-intents';
 export * from './portal';
 export * from './health';

@@ -21,12 +21,14 @@ import type {
   ProviderHold,
   ProviderHoldRelease,
   ProviderRefund,
+  ProviderResolvedAccount,
   ProviderTransaction,
   ProviderTransfer,
   ProviderTransferRecipient,
   ProviderWebhook,
   RefundInput,
   ReserveAuthorizationInput,
+  ResolveAccountInput,
   ResolveDisputeInput,
   SandboxCheckoutOutcome,
   SandboxDepositInput,
@@ -94,6 +96,14 @@ export abstract class PaymentProvider {
 
   /** The banks (and mobile-money operators) of a currency, every page. */
   abstract listBanks(mode: Mode, currency: Currency): Promise<ProviderBank[]>;
+
+  /**
+   * The name the bank holds for an account (`GET /bank/resolve`), to show or compare before a
+   * recipient is created with it; null when the provider says it cannot resolve the account (an
+   * unknown number or bank: Paystack's 422). An account number that is not digits, or a bank code
+   * that is not a code, is `validation_error`, nothing sent.
+   */
+  abstract resolveAccount(mode: Mode, input: ResolveAccountInput): Promise<ProviderResolvedAccount | null>;
 
   /** A recipient of the currency's type (nuban NGN, ghipss GHS, basa ZAR, kepss KES, or `mobile_money`). */
   abstract createTransferRecipient(mode: Mode, input: CreateTransferRecipientInput): Promise<ProviderTransferRecipient>;

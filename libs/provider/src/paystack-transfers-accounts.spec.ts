@@ -1,4 +1,4 @@
-import { createProviderSimulator, FAILING_TRANSFER_ACCOUNT_NUMBER, type ProviderSimulator } from '@gateway/provider-sim';
+import { createProviderSimulator, FAILING_TRANSFER_ACCOUNT_NUMBER, UNRESOLVABLE_ACCOUNT_NUMBER, type ProviderSimulator } from '@gateway/provider-sim';
 import { ProviderRejectedError } from './provider-rejected.error';
 import type { PaystackHttpProvider } from './paystack/paystack-http.provider';
 import { adapterFor, LIVE_SECRET, ngn, silenceProviderLogs, TEST_SECRET, uniqueReference } from './testing/adapter-harness';
@@ -16,7 +16,7 @@ describe('PaystackHttpProvider: transfers and dedicated accounts (over HTTP agai
     // Small pages, so that listing banks has to follow the cursor.
     provider = adapterFor(await sim.listen(), 5_000, undefined, { bankPageSize: 2 });
   });
-  afterEach(() => sim.setKnobs({ transferOtp: false, duplicateReferences: 'refuse' }));
+  afterEach(() => sim.setKnobs({ transferOtp: false, duplicateReferences: 'refuse', failNext: 0 }));
   afterAll(() => sim.close());
 
   const complete = (reference: string) =>
@@ -34,6 +34,39 @@ describe('PaystackHttpProvider: transfers and dedicated accounts (over HTTP agai
         ['68', 'kepss'],
         ['MPESA', 'mobile_money'],
       ]);
+    });
+  });
+
+  describe('resolving an account name', () => {
+    it("answers the bank's name for the account, in either mode", async () => {
+      expect(await provider.resolveAccount('live', { accountNumber: '0123456789', bankCode: '058' })).toEqual({ accountNumber: '0123456789', accountName: 'IFEOMA JOHNSON' });
+      expect(await provider.resolveAccount('test', { accountNumber: '0123456789', bankCode: '044' })).toEqual({ accountNumber: '0123456789', accountName: 'IFEOMA JOHNSON' });
+    });
+
+    it('is null when the provider cannot resolve the account: an unresolvable number, an unknown bank, a number the bank does not use', async () => {
+      expect(await provider.resolveAccount('live', { accountNumber: UNRESOLVABLE_ACCOUNT_NUMBER, bankCode: '058' })).toBeNull();
+      expect(await provider.resolveAccount('live', { accountNumber: '0123456789', bankCode: '999' })).toBeNull();
+      expect(await provider.resolveAccount('live', { accountNumber: '12345', bankCode: '058' })).toBeNull();
+    });
+
+    it('refuses an account number that is not digits, or a bank code that is not a code, before sending anything', async () => {
+      // Nothing listens there: any call would be a provider_error, so validation_error proves none was made.
+      const unreachable = adapterFor('http://127.0.0.1:9');
+      for (const [input, field] of [
+        [{ accountNumber: '01234-6789', bankCode: '058' }, 'account_number'],
+        [{ accountNumber: '', bankCode: '058' }, 'account_number'],
+        [{ accountNumber: '0123456789', bankCode: '058&x=1' }, 'bank_code'],
+        [{ accountNumber: '0123456789', bankCode: '' }, 'bank_code'],
+      ] as const) {
+        await expect(unreachable.resolveAccount('live', input)).rejects.toMatchObject({ code: 'validation_error', fieldErrors: { [field]: [expect.any(String)] } });
+      }
+    });
+
+    it('a provider failure is never "cannot resolve": a 500 is provider_error', async () => {
+      sim.setKnobs({ failNext: 1 });
+      const attempt = provider.resolveAccount('live', { accountNumber: '0123456789', bankCode: '058' });
+      await expect(attempt).rejects.toMatchObject({ code: 'provider_error' });
+      await expect(attempt).rejects.not.toBeInstanceOf(ProviderRejectedError);
     });
   });
 

@@ -172,6 +172,20 @@ export interface ProviderTransferRecipient {
   bankName: string | null;
 }
 
+/** A bank account to look up before paying into it (Paystack's Resolve Account Number). */
+export interface ResolveAccountInput {
+  /** Digits only (else validation_error, nothing sent): a NUBAN is 10. */
+  accountNumber: string;
+  /** `ProviderBank.code` of the account's bank. */
+  bankCode: string;
+}
+
+/** The name the account's bank holds for it, as the provider resolved it (upper-case on Paystack). */
+export interface ProviderResolvedAccount {
+  accountNumber: string;
+  accountName: string;
+}
+
 export interface InitiateTransferInput {
   /** Paystack's rule: lowercase letters, digits, `-` and `_`, at least 16 characters (else validation_error, nothing sent). */
   reference: string;

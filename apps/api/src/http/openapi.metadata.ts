@@ -203,6 +203,59 @@ export default async () => ({
                         created_at: { required: true, type: () => String, format: "date-time" },
                         processed_at: { required: true, type: () => String, nullable: true, format: "date-time" }
                     },
+                    CreateTransferRequest: {
+                        amount: { required: true, type: () => Number, description: "Major unit, > 0, at most 2 decimals; taken from the available balance.", example: 25000 },
+                        currency: { required: false, type: () => String, description: "NGN when omitted.", maxLength: 16 },
+                        source: { required: false, type: () => String, description: "`wallet` for the wallet form; omitted (or `bank`) for the bank form.", enum: ["bank", "wallet"] },
+                        bank_code: { required: false, type: () => String, description: "Bank form.", example: "058", pattern: "^[A-Za-z0-9]{2,20}$" },
+                        account_number: { required: false, type: () => String, description: "Bank form.", example: "0123456789", pattern: "^[0-9]{6,20}$" },
+                        account_name: { required: false, type: () => String, description: "Bank form: the account holder's name.", example: "ADA LOVELACE", minLength: 1, maxLength: 200 },
+                        narration: { required: false, type: () => String, description: "Bank form: what the recipient's bank statement shows.", maxLength: 100 },
+                        recipient: { required: false, type: () => String, description: "Wallet form: a recipient code from `POST /transfers/recipients`.", example: "RCP_5f0c3e1a9b2d4c6e8f10", pattern: "^RCP_[a-f0-9]{20}$" },
+                        reason: { required: false, type: () => String, description: "Wallet form: what the recipient's bank statement shows.", maxLength: 100 }
+                    },
+                    ListTransfersQuery: {
+                        status: { required: false, type: () => String, enum: ["pending", "success", "failed", "reversed"] },
+                        currency: { required: false, type: () => String, maxLength: 16 },
+                        recipient: { required: false, type: () => String, description: "A recipient code: that recipient's transfers.", maxLength: 64 },
+                        from: { required: false, type: () => String, description: "Created at or after (ISO 8601)." },
+                        to: { required: false, type: () => String, description: "Created before (ISO 8601)." }
+                    },
+                    TransferRecipientResponse: {
+                        recipient_code: { required: true, type: () => String, example: "RCP_5f0c3e1a9b2d4c6e8f10" },
+                        account_name: { required: true, type: () => String, description: "As the bank resolved it.", example: "ADA LOVELACE" },
+                        account_number_last4: { required: true, type: () => String, example: "6789" },
+                        bank_code: { required: true, type: () => String, example: "058" },
+                        bank_name: { required: true, type: () => String },
+                        currency: { required: true, type: () => String },
+                        created_at: { required: true, type: () => String, format: "date-time" }
+                    },
+                    TransferResponse: {
+                        reference: { required: true, type: () => String, description: "Ours, and the provider's reference for this payout (so a retry never pays twice).", example: "trf_9c1d2e3f4a5b6c7d8e9f0a1b" },
+                        status: { required: true, type: () => String, enum: ["pending", "success", "failed", "reversed"] },
+                        amount: { required: true, type: () => Number, example: 25000 },
+                        currency: { required: true, type: () => String },
+                        source: { required: true, type: () => String, enum: ["bank", "wallet"] },
+                        recipient: { required: true, type: () => contracts.TransferRecipientResponse },
+                        reason: { required: true, type: () => String, nullable: true, description: "The narration (bank form) or reason (wallet form)." },
+                        failure_reason: { required: true, type: () => String, nullable: true, description: "Why it failed or was reversed, as the provider said; null otherwise." },
+                        created_at: { required: true, type: () => String, format: "date-time" },
+                        completed_at: { required: true, type: () => String, nullable: true, description: "When it reached `success`, `failed` or `reversed`.", format: "date-time" }
+                    },
+                    CreateTransferRecipientRequest: {
+                        bank_code: { required: true, type: () => String, example: "058", pattern: "^[A-Za-z0-9]{2,20}$" },
+                        account_number: { required: true, type: () => String, example: "0123456789", pattern: "^[0-9]{6,20}$" },
+                        currency: { required: false, type: () => String, description: "NGN when omitted: recipients are paid in their own currency.", maxLength: 16 }
+                    },
+                    ListBanksQuery: {
+                        currency: { required: false, type: () => String, description: "NGN when omitted.", maxLength: 16 }
+                    },
+                    BankResponse: {
+                        name: { required: true, type: () => String, example: "Guaranty Trust Bank" },
+                        code: { required: true, type: () => String, description: "Pass as `bank_code`.", example: "058" },
+                        currency: { required: true, type: () => String },
+                        type: { required: true, type: () => String, description: "The provider's kind of account (`nuban`, `mobile_money`, \u2026)." }
+                    },
                     CreateWebhookRequest: {
                         url: { required: true, type: () => String, maxLength: 2048 },
                         events: { required: true, type: () => String, minItems: 1, enum: ["payment.success", "payment.failed", "refund.completed", "transfer.success", "transfer.failed", "withdrawal.completed", "customer.created", "virtual_account.credited", "subscription.charged", "subscription.charge_failed", "subscription.cancelled", "subscription.paused", "invoice.paid", "invoice.partially_paid", "invoice.overdue", "dispute.created", "dispute.won", "dispute.lost", "batch.completed"], isArray: true },

@@ -11,13 +11,14 @@ import { findDispute, openDispute, resolveDispute } from '../services/disputes';
 import { findTransaction, payWithCard } from '../services/payments';
 import { completeRefund, findRefund } from '../services/refunds';
 import { resetSimulator } from '../services/reset';
-import { completeTransfer, findTransfer } from '../services/transfers';
+import { completeTransfer, findTransfer, reverseTransfer } from '../services/transfers';
 import { DISPUTE_RESOLUTIONS } from '../state/disputes';
 import { knobPatchFromWire, knobsToWire } from '../state/knobs';
 import { CARD_FOR_OUTCOME, findTestCard, type ChargeOutcome } from '../test-cards';
 import { numericIdParam } from './params';
 
 const CHARGE_OUTCOMES: readonly ChargeOutcome[] = ['success', 'declined', 'insufficient_funds'];
+const TRANSFER_OUTCOMES = ['success', 'failed', 'reversed'] as const;
 
 /**
  * /sim/* — controls that exist only in the simulator: play the customer, the
@@ -73,11 +74,17 @@ export function registerSimulatorRoutes(app: FastifyInstance, ctx: SimulatorCont
     return ok('Dispute resolved', disputeToWire(account, dispute));
   });
 
+  /** `success` / `failed` settle a pending transfer; `reversed` sends a successful one back. */
   app.post<{ Params: { reference: string } }>('/sim/transfers/:reference/complete', async (request) => {
     const account = accountOf(request);
     const body = asBody(request.body);
     const transfer = findTransfer(account, request.params.reference);
-    completeTransfer(ctx, account, transfer, optionalEnum(body, 'outcome', ['success', 'failed'] as const));
+    const outcome = optionalEnum(body, 'outcome', TRANSFER_OUTCOMES);
+    if (outcome === 'reversed') {
+      reverseTransfer(ctx, account, transfer);
+      return ok('Transfer reversed', transferToWire(account, transfer));
+    }
+    completeTransfer(ctx, account, transfer, outcome);
     return ok('Transfer completed', transferToWire(account, transfer));
   });
 

@@ -62,6 +62,51 @@ describe('transfers over HTTP', () => {
     });
   });
 
+  describe('resolving account names (GET /bank/resolve)', () => {
+    const refusal = {
+      httpStatus: 422,
+      status: false,
+      message: 'Could not resolve account name. Check parameters or try again.',
+      meta: { nextStep: expect.any(String) },
+      type: 'validation_error',
+      code: 'invalid_params',
+    };
+
+    it('answers the name the bank holds for a 10-digit account: upper-case, derived from the number, the same every time', async () => {
+      const resolved = await harness.api.get('/bank/resolve?account_number=0123456789&bank_code=058');
+      expect(resolved).toMatchObject({ httpStatus: 200, status: true, message: 'Account number resolved' });
+      expect(resolved.data).toEqual({ account_number: '0123456789', account_name: 'IFEOMA JOHNSON', bank_id: 3 });
+      expect((await harness.api.get('/bank/resolve?account_number=0123456789&bank_code=058')).data).toEqual(resolved.data);
+      // The name belongs to the number: another bank, another id, the same name; another number, another name.
+      expect((await harness.api.get('/bank/resolve?account_number=0123456789&bank_code=044')).data).toEqual({ account_number: '0123456789', account_name: 'IFEOMA JOHNSON', bank_id: 1 });
+      expect((await harness.api.get('/bank/resolve?account_number=0123456701&bank_code=058')).data.account_name).toBe('ADAEZE BELLO');
+      // Test keys and live keys alike: resolving reads no account state.
+      expect((await harness.live.get('/bank/resolve?account_number=0123456789&bank_code=058')).data.account_name).toBe('IFEOMA JOHNSON');
+    });
+
+    it.each([
+      ['the unresolvable account 9999999999', 'account_number=9999999999&bank_code=058'],
+      ['an unknown bank code', 'account_number=0123456789&bank_code=999'],
+      ['a bank that is not Nigerian (KCB)', 'account_number=0123456789&bank_code=01'],
+      ['a short account number', 'account_number=12345&bank_code=058'],
+      ['an account number with letters', 'account_number=01234567ab&bank_code=058'],
+    ])('refuses %s with 422 "Could not resolve account name…"', async (_case, query) => {
+      expect(await harness.api.get(`/bank/resolve?${query}`)).toMatchObject(refusal);
+    });
+
+    it('a missing parameter is 400 missing_params; no key is 401', async () => {
+      expect(await harness.api.get('/bank/resolve?bank_code=058')).toMatchObject({ httpStatus: 400, message: 'account_number is required', code: 'missing_params' });
+      expect(await harness.api.get('/bank/resolve?account_number=0123456789')).toMatchObject({ httpStatus: 400, message: 'bank_code is required', code: 'missing_params' });
+      expect((await harness.api.withSecret(undefined).get('/bank/resolve?account_number=0123456789&bank_code=058')).httpStatus).toBe(401);
+    });
+
+    it('a recipient keeps the name given, not the resolved one', async () => {
+      await recipient('0123456789');
+      const again = await harness.api.post('/transferrecipient', { type: 'nuban', name: 'Chinwe Okafor', account_number: '0123456789', bank_code: '058' });
+      expect(again.data.details.account_name).toBe('CHINWE OKAFOR');
+    });
+  });
+
   describe('recipients', () => {
     it('creates a recipient once per bank account (201, as documented)', async () => {
       const response = await harness.api.post('/transferrecipient', {
@@ -126,6 +171,84 @@ describe('transfers over HTTP', () => {
     });
     expect(harness.receiver.events('transfer.failed').map((e) => e.data['reference'])).toEqual([reference]);
     expect(harness.receiver.events('transfer.success')).toHaveLength(0);
+  });
+
+  describe('account numbers that play a bank', () => {
+    const transferTo = async (accountNumber: string) => {
+      const reference = transferReference();
+      const created = await harness.api.post('/transfer', { source: 'balance', amount: 2_500_00, recipient: await recipient(accountNumber), reference });
+      expect(created.data.status).toBe('pending');
+      return reference;
+    };
+    const eventsFor = (reference: string) =>
+      harness.receiver.events().filter((callback) => callback.data['reference'] === reference).map((callback) => [callback.event, callback.data['status']]);
+
+    it('0000000001 settles success but never calls back: only verifying tells', async () => {
+      const silent = await transferTo('0000000001');
+      // A transfer made after it does call back, so a callback for the first would have arrived before it.
+      const loud = await transferTo('0123456789');
+      await harness.sim.idle();
+      expect((await harness.api.get(`/transfer/verify/${silent}`)).data).toMatchObject({ status: 'success', transferred_at: expect.any(String) });
+      expect(eventsFor(loud)).toEqual([['transfer.success', 'success']]);
+      expect(eventsFor(silent)).toEqual([]);
+      expect(harness.sim.callbacks().filter((delivery) => delivery.body.includes(silent))).toEqual([]);
+    });
+
+    it('0000000002 settles success (transfer.success), then is reversed (transfer.reversed, signed, the same payload shape)', async () => {
+      const reference = await transferTo('0000000002');
+      await harness.sim.idle();
+      expect(eventsFor(reference)).toEqual([
+        ['transfer.success', 'success'],
+        ['transfer.reversed', 'reversed'],
+      ]);
+      const [success] = harness.receiver.events('transfer.success');
+      const [reversed] = harness.receiver.events('transfer.reversed');
+      expect(Object.keys(reversed.data).sort()).toEqual(Object.keys(success.data).sort());
+      expect(reversed.data).toMatchObject({ reference, amount: 2_500_00, failures: null, transferred_at: success.data['transferred_at'], recipient: { details: { account_number: '0000000002' } } });
+      expect(reversed.headers['x-paystack-signature']).toBe(signCallbackBody(reversed.rawBody, TEST_SECRET));
+      expect((await harness.api.get(`/transfer/verify/${reference}`)).data).toMatchObject({ status: 'reversed', transferred_at: expect.any(String) });
+    });
+
+    it('0000000002 is reversed transfer_delay_ms after its success, and a manual reversal comes first when asked', async () => {
+      harness.sim.setKnobs({ transferDelayMs: 60_000 });
+      const reference = await transferTo('0000000002');
+      expect((await harness.api.post(`/sim/transfers/${reference}/complete`, {})).data.status).toBe('success');
+      // The reversal is scheduled a minute after the success: until then the transfer stays paid.
+      expect((await harness.api.get(`/transfer/verify/${reference}`)).data.status).toBe('success');
+      expect((await harness.api.post(`/sim/transfers/${reference}/complete`, { outcome: 'reversed' })).data.status).toBe('reversed');
+      // The manual reversal cancelled the scheduled one, so idle() does not wait a minute, and it is reversed once.
+      await harness.sim.idle();
+      expect(eventsFor(reference)).toEqual([
+        ['transfer.success', 'success'],
+        ['transfer.reversed', 'reversed'],
+      ]);
+    });
+  });
+
+  it('reverses a successful transfer through /sim/transfers/:reference/complete (outcome reversed); never a pending, failed or reversed one', async () => {
+    harness.sim.setKnobs({ autoComplete: false });
+    const reference = transferReference();
+    await harness.api.post('/transfer', { source: 'balance', amount: 1_000_00, recipient: await recipient(), reference });
+    const pending = await harness.api.post(`/sim/transfers/${reference}/complete`, { outcome: 'reversed' });
+    expect(pending).toMatchObject({ httpStatus: 400, message: 'Only a successful transfer can be reversed; this one is pending', type: 'validation_error' });
+    expect((await harness.api.get(`/transfer/verify/${reference}`)).data.status).toBe('pending');
+
+    await harness.api.post(`/sim/transfers/${reference}/complete`, { outcome: 'success' });
+    const reversed = await harness.api.post(`/sim/transfers/${reference}/complete`, { outcome: 'reversed' });
+    expect(reversed).toMatchObject({ httpStatus: 200, message: 'Transfer reversed', data: { reference, status: 'reversed', transferred_at: expect.any(String) } });
+    expect((await harness.api.post(`/sim/transfers/${reference}/complete`, { outcome: 'reversed' })).message).toBe('Only a successful transfer can be reversed; this one is reversed');
+    expect((await harness.api.post(`/sim/transfers/${reference}/complete`, {})).message).toBe('Transfer is already reversed');
+    await harness.sim.idle();
+    const [callback] = harness.receiver.events('transfer.reversed');
+    expect(callback.data).toMatchObject({ reference, status: 'reversed' });
+    expect(callback.headers['x-paystack-signature']).toBe(signCallbackBody(callback.rawBody, TEST_SECRET));
+    expect(harness.receiver.events('transfer.reversed')).toHaveLength(1);
+
+    const failed = transferReference();
+    await harness.api.post('/transfer', { source: 'balance', amount: 1_000_00, recipient: await recipient(), reference: failed });
+    await harness.api.post(`/sim/transfers/${failed}/complete`, { outcome: 'failed' });
+    expect((await harness.api.post(`/sim/transfers/${failed}/complete`, { outcome: 'reversed' })).httpStatus).toBe(400);
+    expect((await harness.api.post(`/sim/transfers/${failed}/complete`, { outcome: 'refunded' })).message).toBe('outcome must be one of: success, failed, reversed');
   });
 
   it('refuses a reused reference with duplicate_reference, the same request included; the knob at replay returns the same transfer', async () => {

@@ -6,17 +6,22 @@ import { accountOf } from '../http/auth';
 import { ok } from '../http/envelope';
 import { asBody, optionalEnum, optionalString, requireString } from '../http/validation';
 import { parseCurrency, parseMinorUnits } from '../money';
-import { recipientToWire, transferToWire } from '../serializers';
-import { listBanks, type BankQuery } from '../services/banks';
+import { recipientToWire, resolvedAccountToWire, transferToWire } from '../serializers';
+import { listBanks, resolveAccount, type BankQuery, type ResolveAccountQuery } from '../services/banks';
 import { createRecipient, createTransfer, finalizeTransfer, findTransfer } from '../services/transfers';
 
 const RECIPIENT_TYPES: readonly RecipientType[] = ['nuban', 'ghipss', 'basa', 'kepss', 'mobile_money'];
 
-/** /bank, /transferrecipient, /transfer — payouts to bank accounts and mobile money. */
+/** /bank, /bank/resolve, /transferrecipient, /transfer — payouts to bank accounts and mobile money. */
 export function registerTransferRoutes(app: FastifyInstance, ctx: SimulatorContext): void {
   app.get<{ Querystring: BankQuery }>('/bank', async (request) => {
     const page = listBanks(request.query);
     return { ...ok('Banks retrieved', page.banks.map(bankToWire)), meta: page.meta };
+  });
+
+  app.get<{ Querystring: ResolveAccountQuery }>('/bank/resolve', async (request) => {
+    const resolved = resolveAccount(request.query);
+    return ok('Account number resolved', resolvedAccountToWire(resolved));
   });
 
   app.post('/transferrecipient', async (request, reply) => {

@@ -1,5 +1,5 @@
-import { BANKS, type Bank } from '../banks';
-import { badRequest } from '../errors';
+import { BANKS, accountNameFor, findBank, type Bank, type ResolvedAccount } from '../banks';
+import { badRequest, missingParams, unresolvableAccount } from '../errors';
 
 export interface BankQuery {
   currency?: string;
@@ -59,4 +59,27 @@ function indexOfCursor(banks: readonly Bank[], cursor: string): number {
   const index = match ? banks.findIndex((bank) => bank.id === Number(match[1])) : -1;
   if (index < 0) throw badRequest('Invalid cursor');
   return index;
+}
+
+export interface ResolveAccountQuery {
+  account_number?: string;
+  bank_code?: string;
+}
+
+/**
+ * `GET /bank/resolve` (Paystack's Resolve Account Number): the name the bank holds for a NUBAN
+ * account — a 10-digit number at a Nigerian bank of `GET /bank`. The name is derived from the
+ * number (`accountNameFor`), so it is stable across calls and restarts. A missing parameter is
+ * `400 missing_params`; an unknown bank code, a malformed number and the unresolvable number
+ * `9999999999` are all Paystack's refusal: `422 Could not resolve account name…`.
+ */
+export function resolveAccount(query: ResolveAccountQuery): ResolvedAccount {
+  const accountNumber = query.account_number?.trim();
+  const bankCode = query.bank_code?.trim();
+  if (!accountNumber) throw missingParams('account_number is required');
+  if (!bankCode) throw missingParams('bank_code is required');
+  const bank = findBank(bankCode, 'nuban');
+  const accountName = accountNameFor(accountNumber);
+  if (!bank || accountName === null) throw unresolvableAccount();
+  return { accountNumber, accountName, bank };
 }

@@ -1,7 +1,10 @@
 import type { SimulatorContext } from '../context';
+import type { CallbackEvent } from '../callbacks';
 import {
   FAILING_TRANSFER_ACCOUNT_NUMBER,
   RECIPIENT_TYPE_CURRENCIES,
+  REVERSING_TRANSFER_ACCOUNT_NUMBER,
+  SILENT_TRANSFER_ACCOUNT_NUMBER,
   TRANSFER_FAILURE_REASON,
   findBank,
   type RecipientType,
@@ -27,8 +30,9 @@ export interface RecipientInput {
 /**
  * Adds a bank-account or mobile-money recipient. Its type must fit its currency (nuban NGN,
  * kepss KES, mobile_money GHS/KES, …) and its bank. Adding the same account again returns the
- * existing recipient (as Paystack does), so retries are harmless. The account name is taken
- * from the request — there is no bank to resolve it.
+ * existing recipient (as Paystack does), so retries are harmless. The account name is the one
+ * given in the request (upper-cased), not the one `GET /bank/resolve` answers: callers resolve
+ * first and pass the name on.
  */
 export function createRecipient(ctx: SimulatorContext, account: Account, input: RecipientInput): RecipientRecord {
   if (!RECIPIENT_TYPE_CURRENCIES[input.type].includes(input.currency)) {
@@ -73,8 +77,8 @@ const TRANSFER_REFERENCE_MIN_LENGTH = 16;
 
 /**
  * Starts a payout from the (unlimited, simulated) balance. It is `pending` until it settles —
- * or `otp` first, when the `transfer_otp` knob plays an account that requires an OTP. A
- * transfer to the documented failing account number (0000000000) fails. A reused reference is
+ * or `otp` first, when the `transfer_otp` knob plays an account that requires an OTP. The
+ * recipient's account number decides the outcome (see `completeTransfer`). A reused reference is
  * refused (`400 duplicate_reference`; verify the reference to learn the first transfer's fate),
  * unless the `duplicate_references` knob says `replay` and the request is the same.
  */
@@ -133,7 +137,14 @@ export function findTransfer(account: Account, reference: string): TransferRecor
   return transfer;
 }
 
-/** Settles a pending transfer and sends transfer.success / transfer.failed. */
+/**
+ * Settles a pending transfer: `success` with `transfer.success`, or `failed` with
+ * `transfer.failed`. Without an outcome the recipient's account number decides:
+ * - `0000000000` fails ("Could not credit account");
+ * - `0000000001` succeeds, but no callback is ever sent for it (the gateway must verify);
+ * - `0000000002` succeeds, then is reversed `transfer_delay_ms` later (see `reverseTransfer`);
+ * - any other succeeds.
+ */
 export function completeTransfer(
   ctx: SimulatorContext,
   account: Account,
@@ -149,12 +160,34 @@ export function completeTransfer(
   transfer.updatedAt = now;
   if (finalOutcome === 'success') transfer.transferredAt = now;
   else transfer.failureReason = TRANSFER_FAILURE_REASON;
-  ctx.callbacks.send(
-    account.secretKey,
-    finalOutcome === 'success' ? 'transfer.success' : 'transfer.failed',
-    transferToWire(account, transfer),
-  );
+  notify(ctx, account, transfer, finalOutcome === 'success' ? 'transfer.success' : 'transfer.failed');
+  // The bank behind 0000000002 sends back whatever reaches it; with auto_complete off the
+  // reversal waits for /sim/transfers/:reference/complete like every other settlement.
+  if (finalOutcome === 'success' && recipient?.accountNumber === REVERSING_TRANSFER_ACCOUNT_NUMBER) {
+    scheduleCompletion(ctx, account, reversalKey(transfer), () => reverseTransfer(ctx, account, transfer));
+  }
   return transfer;
+}
+
+/**
+ * The bank sent a paid transfer back: `success` → `reversed`, with `transfer.reversed` (the same
+ * payload as the other transfer events; `transferred_at` stays, as in Paystack's sample). Only a
+ * successful transfer can be reversed: Paystack documents reversal of money that was sent
+ * (its `transfer.reversed` sample carries a `transferred_at`), so anything else is a 400.
+ */
+export function reverseTransfer(ctx: SimulatorContext, account: Account, transfer: TransferRecord): TransferRecord {
+  if (transfer.status !== 'success') throw badRequest(`Only a successful transfer can be reversed; this one is ${transfer.status}`);
+  cancelScheduledCompletion(account, reversalKey(transfer));
+  transfer.status = 'reversed';
+  transfer.updatedAt = ctx.now();
+  notify(ctx, account, transfer, 'transfer.reversed');
+  return transfer;
+}
+
+/** Sends the transfer's callback — except for the account whose transfers never call back. */
+function notify(ctx: SimulatorContext, account: Account, transfer: TransferRecord, event: CallbackEvent): void {
+  if (account.recipients.find(transfer.recipientCode)?.accountNumber === SILENT_TRANSFER_ACCOUNT_NUMBER) return;
+  ctx.callbacks.send(account.secretKey, event, transferToWire(account, transfer));
 }
 
 function scheduleSettlement(ctx: SimulatorContext, account: Account, transfer: TransferRecord, recipient: RecipientRecord): void {
@@ -167,4 +200,8 @@ function naturalOutcome(recipient: RecipientRecord): TransferOutcome {
 
 function completionKey(transfer: TransferRecord): string {
   return `transfer:${transfer.reference}`;
+}
+
+function reversalKey(transfer: TransferRecord): string {
+  return `transfer-reversal:${transfer.reference}`;
 }

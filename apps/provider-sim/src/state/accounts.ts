@@ -26,7 +26,10 @@ export class Account {
   readonly dedicatedAccounts = new DedicatedAccountStore();
   readonly disputes = new DisputeStore();
   readonly idempotency = new IdempotencyStore();
-  /** Cancels the scheduled automatic completion of a pending transfer/refund, keyed "transfer:<ref>" / "refund:<id>". */
+  /**
+   * Cancels the scheduled automatic completion of a pending transfer/refund, keyed "transfer:<ref>" /
+   * "refund:<id>", or the scheduled reversal of a transfer, "transfer-reversal:<ref>".
+   */
   readonly scheduledCompletions = new Map<string, () => void>();
 
   constructor(

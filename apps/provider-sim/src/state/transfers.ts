@@ -16,9 +16,10 @@ export interface RecipientRecord {
 
 /**
  * Paystack's transfer statuses used here: `otp` (waiting for /transfer/finalize_transfer, when
- * the account requires an OTP for transfers) → pending → success | failed.
+ * the account requires an OTP for transfers) → pending → success | failed; a `success` the bank
+ * sends back becomes `reversed` (Paystack's `transfer.reversed` sample keeps its `transferred_at`).
  */
-export type TransferStatus = 'otp' | 'pending' | 'success' | 'failed';
+export type TransferStatus = 'otp' | 'pending' | 'success' | 'failed' | 'reversed';
 
 export interface TransferRecord {
   id: number;

@@ -2,6 +2,7 @@ import type { Mode } from '../common';
 import type { CustomerResponse } from '../customers/customer.dto';
 import type { PaymentBatchResponse, PaymentResponse } from '../payments/payment.dto';
 import type { RefundResponse } from '../refunds/refund.dto';
+import type { TransferResponse } from '../transfers/transfer.dto';
 import type { EventName, TEST_EVENT_NAME } from './catalog';
 
 /*
@@ -20,6 +21,12 @@ export type PaymentEventData = PaymentResponse;
 
 /** `refund.completed`: the refund as `GET /refunds/{reference}` returns it, status `processed`. */
 export type RefundEventData = RefundResponse;
+
+/**
+ * `transfer.success` (status `success`) and `transfer.failed` (status `failed`, or `reversed` when
+ * the bank sent the money back after a success): the transfer as `GET /transfers/{reference}` returns it.
+ */
+export type TransferEventData = TransferResponse;
 
 /** `customer.created`: the customer as `GET /customers/{reference}` returns it. */
 export type CustomerEventData = CustomerResponse;
@@ -46,8 +53,8 @@ export interface EventDataMap {
   'payment.success': PaymentEventData;
   'payment.failed': PaymentEventData;
   'refund.completed': RefundEventData;
-  'transfer.success': never;
-  'transfer.failed': never;
+  'transfer.success': TransferEventData;
+  'transfer.failed': TransferEventData;
   'withdrawal.completed': never;
   'customer.created': CustomerEventData;
   'virtual_account.credited': never;

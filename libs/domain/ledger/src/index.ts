@@ -4,6 +4,7 @@ export { LedgerDuplicatePostingError, LedgerUnbalancedError } from './ledger.err
 export { toLedgerEntryResponse, toWalletBalanceResponse } from './ledger.mapper';
 export {
   paymentSuccessLines,
+  payoutReturnLines,
   refundLines,
   refundReversalLines,
   releaseReserveLines,

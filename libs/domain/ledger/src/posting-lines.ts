@@ -69,6 +69,11 @@ export function settleReservedLines(amount: Amount, options: { entryType?: Extra
   ];
 }
 
+/** A payout the bank sent back after it was paid (a reversed transfer): bank_settlements → available. */
+export function payoutReturnLines(amount: Amount, description = 'Transfer reversed: funds returned'): PostingLine[] {
+  return transfer('bank_settlements', 'wallet', amount, 'credit', description);
+}
+
 /** A deposit into a dedicated virtual account credits the wallet. */
 export function virtualAccountCreditLines(amount: Amount, description = 'Virtual account deposit'): PostingLine[] {
   return transfer('provider_clearing', 'wallet', amount, 'virtual_account_credit', description);

@@ -9,3 +9,4 @@ export { SavedCardsService, type SavedCard } from './saved-cards.service';
 export { toPaymentResponse, type PaymentView } from './payment.mapper';
 export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
 export { isProviderRefusal } from './provider-refusal';
+export { amountLimits } from './payment-config';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaymentsModule } from '@gateway/domain/payments';
 import { RefundsModule } from '@gateway/domain/refunds';
+import { TransfersModule } from '@gateway/domain/transfers';
 import { ProviderModule } from '@gateway/provider';
 import { ProviderEventEntity } from './provider-event.entity';
 import { ProviderEventsRepository } from './provider-events.repository';
@@ -12,7 +13,7 @@ import { ProviderWebhooksService } from './provider-webhooks.service';
  * module they concern. It sits above the money-in flows, so none of them needs another.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, ProviderModule],
   providers: [ProviderEventsRepository, ProviderWebhooksService],
   exports: [ProviderWebhooksService],
 })

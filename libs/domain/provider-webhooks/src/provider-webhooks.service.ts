@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
+import { TransfersService } from '@gateway/domain/transfers';
 import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
 import { Clock, DomainError, sha256Hex } from '@gateway/platform';
 import { ProviderEventsRepository } from './provider-events.repository';
@@ -15,7 +16,7 @@ const STALE_CLAIM_MS = 2 * 60_000;
 
 /**
  * The provider's signed callbacks (table `provider_events`), routed to the module each concerns:
- * a charge to payments' confirmation, a refund to refunds. Each is processed once — a redelivery is recognised by the
+ * a charge to payments' confirmation, a refund to refunds, a transfer to transfers. Each is processed once — a redelivery is recognised by the
  * digest of its body — and drives the same code path as verify: the provider is asked again, so a
  * callback can never credit more, or differently, than verify would.
  *
@@ -34,6 +35,7 @@ export class ProviderWebhooksService {
     private readonly repository: ProviderEventsRepository,
     private readonly confirmation: PaymentConfirmationService,
     private readonly refunds: RefundsService,
+    private readonly transfers: TransfersService,
     private readonly clock: Clock,
   ) {}
 
@@ -70,11 +72,12 @@ export class ProviderWebhooksService {
   private async process(event: ProviderWebhook): Promise<void> {
     if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
+    else if (event.kind === 'transfer') await this.transfers.onProviderTransfer(event.mode, event.data.reference);
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);
     } else {
-      // Transfers and disputes are read by their calls until their capabilities act on callbacks.
+      // Disputes are read by their calls until their capability acts on callbacks.
       this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
     }
   }

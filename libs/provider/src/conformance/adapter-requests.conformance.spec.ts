@@ -17,9 +17,11 @@ import {
   PAGE_META,
   REFUND,
   RELEASE,
+  RESOLVED_ACCOUNT,
   SOURCES,
   TRANSFER,
   TRANSFER_CREATED,
+  UNRESOLVABLE_ACCOUNT_MESSAGE,
   UPLOAD_URL,
 } from './support/paystack-documentation';
 import { shapeErrors, type Shape } from './support/shape';
@@ -284,6 +286,45 @@ describe('conformance: the adapter speaks Paystack as documented', () => {
       expect(only('GET', /^\/transfer\/verify\//).path).toBe('/transfer/verify/acv_9ee55786-2323-4760-98e2-6380c9cb3f68');
       // Another recipient under the reference: the refusal stands.
       await expect(adapter.initiateTransfer('test', { ...input, recipientCode: 'RCP_other' })).rejects.toMatchObject({ providerCode: 'duplicate_reference' });
+    });
+  });
+
+  describe(`resolve account — ${SOURCES.resolveAccount}`, () => {
+    const input = { accountNumber: '0001234567', bankCode: '058' };
+
+    it('GET /bank/resolve?account_number=…&bank_code=… with our secret and no body; the documented answer is read (with or without bank_id)', async () => {
+      paystack.on('GET', /^\/bank\/resolve$/, ok('Account number resolved', documented({ account_number: '0001234567', account_name: 'Doe Jane Loren', bank_id: 9 }, RESOLVED_ACCOUNT)));
+      expect(await adapter.resolveAccount('test', input)).toEqual({ accountNumber: '0001234567', accountName: 'Doe Jane Loren' });
+      const request = only('GET', /^\/bank\/resolve$/);
+      expect(request.query).toEqual({ account_number: '0001234567', bank_code: '058' });
+      expect([request.body, request.headers['authorization'], request.headers['content-type']]).toEqual([null, `Bearer ${SECRET}`, undefined]);
+
+      // The API reference's own sample (dist/api/verification/resolve-account/response.json) has no bank_id: nothing the adapter needs.
+      paystack.on('GET', /^\/bank\/resolve$/, ok('Account number resolved', { account_number: '0022728151', account_name: 'WES GIBBONS' }));
+      expect(await adapter.resolveAccount('test', { accountNumber: '0022728151', bankCode: '063' })).toEqual({ accountNumber: '0022728151', accountName: 'WES GIBBONS' });
+    });
+
+    it(`the 422 refusal is "cannot resolve" (null), whatever its type and code — ${SOURCES.unresolvableAccount}`, async () => {
+      paystack.on('GET', /^\/bank\/resolve$/, refusal(422, UNRESOLVABLE_ACCOUNT_MESSAGE));
+      expect(await adapter.resolveAccount('test', input)).toBeNull();
+      paystack.on('GET', /^\/bank\/resolve$/, refusal(422, UNRESOLVABLE_ACCOUNT_MESSAGE, { type: 'validation_error', code: 'invalid_params', nextStep: 'Check the account number and bank code' }));
+      expect(await adapter.resolveAccount('test', input)).toBeNull();
+    });
+
+    it('anything else is never "cannot resolve": a 400 is a refusal, a 404 a path the provider does not have, an answer about another account unreadable', async () => {
+      paystack.on('GET', /^\/bank\/resolve$/, refusal(400, 'Account number should be numeric', { type: 'validation_error', code: 'invalid_params', nextStep: 'Ensure that your account_number consists of numbers only' }));
+      await expect(adapter.resolveAccount('test', input)).rejects.toMatchObject({ providerStatus: 400, providerCode: 'invalid_params' });
+      paystack.on('GET', /^\/bank\/resolve$/, refusal(404, 'Not found'));
+      const notThere = adapter.resolveAccount('test', input);
+      await expect(notThere).rejects.toMatchObject({ code: 'provider_error' });
+      await expect(notThere).rejects.not.toBeInstanceOf(ProviderRejectedError);
+      paystack.on('GET', /^\/bank\/resolve$/, ok('Account number resolved', { account_number: '0001234568', account_name: 'Someone Else', bank_id: 9 }));
+      await expect(adapter.resolveAccount('test', input)).rejects.toMatchObject({ code: 'provider_error' });
+    });
+
+    it('an account number that is not digits is refused before anything is sent', async () => {
+      await expect(adapter.resolveAccount('test', { accountNumber: '0001 234567', bankCode: '058' })).rejects.toMatchObject({ code: 'validation_error' });
+      expect(paystack.requests).toEqual([]);
     });
   });
 

@@ -84,6 +84,18 @@ describe('conformance: the official Paystack Node SDK against the simulator', ()
     expect(first.data).toHaveLength(3);
   });
 
+  it('verification.resolveAccountNumber, and its refusal (strings: the number its types ask for would lose the leading zero)', async () => {
+    expect(accepted(await paystack.verification.resolveAccountNumber({ account_number: '0001234567', bank_code: '058' }))).toEqual({
+      account_number: '0001234567',
+      account_name: expect.stringMatching(/^[A-Z ]+$/),
+      bank_id: expect.any(Number),
+    });
+    expect(await paystack.verification.resolveAccountNumber({ account_number: '9999999999', bank_code: '058' })).toMatchObject({
+      status: false,
+      message: 'Could not resolve account name. Check parameters or try again.',
+    });
+  });
+
   it('transferrecipient.create / transfer.initiate / transfer.verify (amount as a string, as its types have it)', async () => {
     recipient = accepted(await paystack.transferrecipient.create({ type: 'nuban', name: 'John Doe', account_number: '0001234567', bank_code: '058', currency: 'NGN' }))['recipient_code'] as string;
     const transferReference = `acv_${Date.now()}_sdk_transfer`;

@@ -20,11 +20,13 @@ import {
   RECIPIENT_TYPE_CURRENCIES,
   REFUND,
   RELEASE,
+  RESOLVED_ACCOUNT,
   SOURCES,
   TRANSFER,
   TRANSFER_CREATED,
   TRANSFER_EVENT,
   TRANSFER_STATUSES,
+  UNRESOLVABLE_ACCOUNT_MESSAGE,
   UPLOAD_URL,
 } from './support/paystack-documentation';
 import { shapeErrors, type Shape } from './support/shape';
@@ -131,6 +133,14 @@ describe('conformance: the simulator answers as Paystack documents', () => {
     expect(shapeErrors(page.body.meta, BANK_PAGE_META)).toEqual([]);
   });
 
+  it(`resolve account: the documented fields, the number as a string; an account it cannot resolve is 422 with the error body — ${SOURCES.resolveAccount}; ${SOURCES.unresolvableAccount}`, async () => {
+    const resolved = conforms(await call('GET', '/bank/resolve?account_number=0001234567&bank_code=058'), 200, RESOLVED_ACCOUNT);
+    expect(resolved).toMatchObject({ account_number: '0001234567', account_name: expect.stringMatching(/^[A-Z]+( [A-Z]+)+$/) });
+    for (const query of ['account_number=9999999999&bank_code=058', 'account_number=0001234567&bank_code=999']) {
+      expect(refused(await call('GET', `/bank/resolve?${query}`), 422)).toMatchObject({ message: UNRESOLVABLE_ACCOUNT_MESSAGE });
+    }
+  });
+
   let recipientCode = '';
   it(`transfer recipient: 201; its type pays its currency — ${SOURCES.openapi} transferrecipient_create; ${SOURCES.recipients}`, async () => {
     const created = conforms(await call('POST', '/transferrecipient', { type: 'nuban', name: 'John Doe', account_number: '0001234567', bank_code: '058', currency: 'NGN' }), 201, RECIPIENT);
@@ -163,6 +173,16 @@ describe('conformance: the simulator answers as Paystack documents', () => {
     }
   });
 
+  it(`transfer reversed by the bank: success, then status "reversed" with transfer.reversed — ${SOURCES.openapi} List Transfers status; ${SOURCES.webhooks}`, async () => {
+    const reversing = conforms(await call('POST', '/transferrecipient', { type: 'nuban', name: 'Jon Snow', account_number: '0000000002', bank_code: '011', currency: 'NGN' }), 201, RECIPIENT);
+    const transferReference = `acv_${Date.now()}_reversed`;
+    conforms(await call('POST', '/transfer', { source: 'balance', amount: 10000, recipient: reversing['recipient_code'], reference: transferReference }), 200, TRANSFER_CREATED);
+    await sim.idle();
+    const verified = conforms(await call('GET', `/transfer/verify/${transferReference}`), 200, TRANSFER);
+    expect(verified['status']).toBe('reversed');
+    expect(TRANSFER_STATUSES).toContain(verified['status']);
+  });
+
   it(`customer and dedicated account (first and last name and phone required) — ${SOURCES.openapi} DedicatedNubanCreateResponse; ${SOURCES.dedicatedAccounts}`, async () => {
     const customer = conforms(await call('POST', '/customer', { email: `dva-${Date.now()}@example.com` }), 200, CUSTOMER_CREATED);
     expect(refused(await call('POST', '/dedicated_account', { customer: customer['customer_code'] }), 400).code).toBe('missing_params');
@@ -180,10 +200,10 @@ describe('conformance: the simulator answers as Paystack documents', () => {
     refused(await call('GET', '/dispute/424242'), 404);
   });
 
-  it(`events: charge.success, transfer.*, charge.dispute.* carry the documented payloads — ${SOURCES.webhooks}`, async () => {
+  it(`events: charge.success, transfer.success / .reversed, charge.dispute.* carry the documented payloads — ${SOURCES.webhooks}`, async () => {
     await call('POST', `/sim/disputes/${(await call('POST', '/sim/disputes', { transaction: `${reference}-chg` })).body.data?.['id']}/resolve`, { resolution: 'merchant-accepted' });
     await sim.idle();
-    const shapes: Record<string, Shape> = { 'charge.success': PAID_TRANSACTION, 'transfer.success': TRANSFER_EVENT, 'charge.dispute.create': DISPUTE, 'charge.dispute.resolve': DISPUTE };
+    const shapes: Record<string, Shape> = { 'charge.success': PAID_TRANSACTION, 'transfer.success': TRANSFER_EVENT, 'transfer.reversed': TRANSFER_EVENT, 'charge.dispute.create': DISPUTE, 'charge.dispute.resolve': DISPUTE };
     for (const [event, shape] of Object.entries(shapes)) {
       const sent = events.filter((candidate) => candidate.event === event);
       expect([event, sent.length > 0]).toEqual([event, true]);

@@ -23,12 +23,14 @@ import type {
   ProviderHold,
   ProviderHoldRelease,
   ProviderRefund,
+  ProviderResolvedAccount,
   ProviderTransaction,
   ProviderTransfer,
   ProviderTransferRecipient,
   ProviderWebhook,
   RefundInput,
   ReserveAuthorizationInput,
+  ResolveAccountInput,
   ResolveDisputeInput,
   SandboxCheckoutOutcome,
   SandboxDepositInput,
@@ -38,7 +40,7 @@ import { ProviderRejectedError } from '../provider-rejected.error';
 import { addEvidence, resolve, uploadDocument, uploadUrl } from './paystack-disputes';
 import { captureHold, releaseHold, reserveHold, verifyHold } from './paystack-holds';
 import { PaystackHttpClient } from './paystack-http-client';
-import { createRecipient, finalizeTransfer, initiateTransfer, listBanks, verifyTransfer } from './paystack-transfers';
+import { createRecipient, finalizeTransfer, initiateTransfer, listBanks, resolveAccount, verifyTransfer } from './paystack-transfers';
 import { toProviderDedicatedAccount, toProviderDispute, toProviderTransaction } from './paystack.mapper';
 import { createRefund, listRefunds } from './paystack-refunds';
 import { parseVerifiedWebhook, signingMode } from './paystack-webhook';
@@ -164,6 +166,10 @@ export class PaystackHttpProvider extends PaymentProvider {
 
   listBanks(mode: Mode, currency: Currency): Promise<ProviderBank[]> {
     return listBanks(this.http, mode, currency, this.options.bankPageSize ?? DEFAULT_BANK_PAGE_SIZE);
+  }
+
+  resolveAccount(mode: Mode, input: ResolveAccountInput): Promise<ProviderResolvedAccount | null> {
+    return resolveAccount(this.http, mode, input);
   }
 
   createTransferRecipient(mode: Mode, input: CreateTransferRecipientInput): Promise<ProviderTransferRecipient> {

@@ -6,13 +6,15 @@ import type {
   InitiateTransferInput,
   ProviderBank,
   ProviderRecipientType,
+  ProviderResolvedAccount,
   ProviderTransfer,
   ProviderTransferRecipient,
+  ResolveAccountInput,
 } from '../provider.types';
 import { ProviderRejectedError } from '../provider-rejected.error';
 import type { PaystackHttpClient } from './paystack-http-client';
 import { toProviderBank, toProviderTransfer, toProviderTransferRecipient } from './paystack.mapper';
-import { asObject, toWireMinor, unexpected, type WireObject } from './paystack-wire';
+import { asObject, requiredString, toWireMinor, unexpected, type WireObject } from './paystack-wire';
 
 /** Bank-account recipient type per currency (guide "Creating Transfer Recipients"). */
 const BANK_ACCOUNT_TYPE: Readonly<Record<string, ProviderRecipientType>> = { NGN: 'nuban', GHS: 'ghipss', ZAR: 'basa', KES: 'kepss' };
@@ -51,6 +53,45 @@ function nextCursor(meta: unknown): string | undefined {
   if (next === null || next === undefined || next === '') return undefined;
   if (typeof next !== 'string') throw unexpected('banks cursor');
   return next;
+}
+
+/** "Account number should be numeric" (PaystackOSS/openapi errors/api-errors.json, Verification). */
+const ACCOUNT_NUMBER = /^\d{1,20}$/;
+/** Bank codes as `GET /bank` lists them: digits for banks, letters for telcos (`MPESA`, `MTN`). */
+const BANK_CODE = /^[A-Za-z0-9]{1,20}$/;
+/** Paystack's answer to an account it cannot resolve ("Could not resolve account name…"). */
+const UNRESOLVABLE = 422;
+
+/**
+ * `GET /bank/resolve?account_number=…&bank_code=…` (Resolve Account Number). The answer is the
+ * bank's name for the account; it must be about the number asked (another one is a
+ * `provider_error`: a name must never be shown for the wrong account). Paystack refuses an account
+ * it cannot resolve with a 422: that is null. Another explained 400 is a `ProviderRejectedError`;
+ * a 404 is a path the provider does not have (`provider_error`), never "cannot resolve".
+ */
+export async function resolveAccount(http: PaystackHttpClient, mode: Mode, input: ResolveAccountInput): Promise<ProviderResolvedAccount | null> {
+  const fieldErrors: Record<string, string[]> = {};
+  if (!ACCOUNT_NUMBER.test(input.accountNumber)) fieldErrors['account_number'] = ['must be digits only'];
+  if (!BANK_CODE.test(input.bankCode)) fieldErrors['bank_code'] = ['must be a bank code from the list of banks'];
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new DomainError('validation_error', 'The account number must be digits and the bank code a listed bank code.', fieldErrors);
+  }
+  let data: unknown;
+  try {
+    data = await http.send(mode, {
+      operation: 'bank.resolve',
+      method: 'GET',
+      path: '/bank/resolve',
+      query: { account_number: input.accountNumber, bank_code: input.bankCode },
+      refusals: [400, UNRESOLVABLE],
+    });
+  } catch (error) {
+    if (error instanceof ProviderRejectedError && error.providerStatus === UNRESOLVABLE) return null;
+    throw error;
+  }
+  const wire = asObject(data, 'resolved account');
+  if (requiredString(wire, 'account_number') !== input.accountNumber) throw unexpected('account_number');
+  return { accountNumber: input.accountNumber, accountName: requiredString(wire, 'account_name') };
 }
 
 /**

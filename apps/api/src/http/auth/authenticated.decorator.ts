@@ -9,23 +9,26 @@ export const ROUTE_ACCESS = 'gateway:route-access';
 
 export type RouteAccess =
   | { kind: 'public' }
-  | { kind: 'api-key'; scope: Scope; keyKinds: Array<'secret' | 'publishable'>; requireTotp?: boolean };
+  | { kind: 'api-key'; scope: Scope; keyKinds: Array<'secret' | 'publishable'>; liveOnly?: boolean; requireTotp?: boolean };
 
 /**
  * Every merchant route declares its access once. Routes without a declaration are refused by the
- * global guard (default deny).
+ * global guard (default deny). `liveOnly` routes (transfers: they move real money) refuse a test
+ * key with 403 `live_mode_required`, before the scope is looked at.
  */
-export function Authenticated(options: { scope: Scope; allowPublishable?: boolean }): MethodDecorator & ClassDecorator {
+export function Authenticated(options: { scope: Scope; allowPublishable?: boolean; liveOnly?: boolean }): MethodDecorator & ClassDecorator {
   const access: RouteAccess = {
     kind: 'api-key',
     scope: options.scope,
     keyKinds: options.allowPublishable ? ['secret', 'publishable'] : ['secret'],
+    ...(options.liveOnly ? { liveOnly: true } : {}),
   };
+  const refusals = [`\`insufficient_scope\` (needs \`${options.scope}\`)`, '`ip_not_allowed`', '`live_mode_not_enabled`', ...(options.liveOnly ? ['`live_mode_required` (a test key)'] : [])];
   return applyDecorators(
     SetMetadata(ROUTE_ACCESS, access),
     ApiBearerAuth(),
     ApiUnauthorizedResponse({ description: '`authentication_failed`: missing, malformed, unknown, revoked or expired key' }),
-    ApiForbiddenResponse({ description: `\`insufficient_scope\` (needs \`${options.scope}\`), \`ip_not_allowed\`, \`live_mode_not_enabled\`` }),
+    ApiForbiddenResponse({ description: refusals.join(', ') }),
   );
 }
 

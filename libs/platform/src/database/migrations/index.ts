@@ -20,6 +20,7 @@ import { AddPaymentBatchItemClaimToken1764001120000 } from './1764001120000-AddP
 import { CreateOutboundMails1764001200000 } from './1764001200000-CreateOutboundMails';
 import { ClassifyWebhookAttemptErrors1764001300000 } from './1764001300000-ClassifyWebhookAttemptErrors';
 import { RenamePaymentRequestFingerprint1764001400000 } from './1764001400000-RenamePaymentRequestFingerprint';
+import { CreateTransfers1764001500000 } from './1764001500000-CreateTransfers';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CreateOutboundMails1764001200000,
   ClassifyWebhookAttemptErrors1764001300000,
   RenamePaymentRequestFingerprint1764001400000,
+  CreateTransfers1764001500000,
 ];

@@ -15,6 +15,15 @@ export const SOURCES = {
   webhooks: 'Paystack guide, Webhooks › Supported events (doc-code-snippets dist/doc/payments/webhooks/events.js)',
   refundEvents: 'Paystack guide, Refunds › refund events (doc-code-snippets dist/doc/payments/refunds/events.js @25d6209)',
   listRefunds: 'Paystack API reference, Refunds › List Refunds (paystack.com/docs/api/refund; doc-code-snippets dist/api/refunds/list/requests.js)',
+  resolveAccount:
+    'Paystack API reference, Verification › Resolve Account Number (openapi `/bank/resolve` bank_resolveAccountNumber: query account_number, bank_code; 200 VerificationResolveAccountNumberResponse; doc-code-snippets dist/api/verification/resolve-account/* and the guide sample dist/doc/identity/account/resolve.js)',
+  /**
+   * Not Paystack's own material: its reference documents no refusal for Resolve Account Number
+   * (the OpenAPI lists 200, 401 and its generic 404). A 422 `{status: false, message: "Could not
+   * resolve account name. Check parameters or try again."}` is what Paystack answers and what
+   * client libraries test for, e.g. this one's `invalid_account?`.
+   */
+  unresolvableAccount: 'darthrighteous/paystack-gateway lib/paystack_gateway/verification.rb @7cdd93dcd868ca685c239e339f84be6207e6d70b (a client library: 422 with status false = an account Paystack cannot resolve)',
 } as const;
 
 /** `{status, message, meta: {nextStep}, type, code}` — the documented error body. */
@@ -115,6 +124,14 @@ export const REFUND_EVENT: Shape = {
 /** List Banks entry and cursor `meta` (snippets dist/api/miscellaneous/bank/response.json). */
 export const BANK: Shape = { name: 'string', slug: 'string', code: 'string', active: 'boolean', country: 'string', currency: 'string', type: 'string', id: 'integer' };
 export const BANK_PAGE_META: Shape = { next: ['string', 'null'], previous: ['string', 'null'], perPage: 'integer' };
+
+/**
+ * Resolve Account Number `data` (openapi `VerificationResolveAccountNumberResponse`: all three
+ * required; the guide's sample has `bank_id: 9`, the API reference's sample omits it).
+ */
+export const RESOLVED_ACCOUNT: Shape = { account_number: 'string', account_name: 'string', bank_id: 'integer' };
+/** The refusal's message, as Paystack words it (see `SOURCES.unresolvableAccount`): for people, never matched on by the adapter. */
+export const UNRESOLVABLE_ACCOUNT_MESSAGE = 'Could not resolve account name. Check parameters or try again.';
 
 /** Create Transfer Recipient `data` (openapi `TransferRecipientCreateResponse`, snippets transfer-recipient/create). */
 export const RECIPIENT: Shape = {

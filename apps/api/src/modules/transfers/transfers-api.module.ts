@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { TransfersModule } from '@gateway/domain/transfers';
+import { BanksController } from './banks.controller';
+import { TransferRecipientsController } from './transfer-recipients.controller';
+import { TransfersController } from './transfers.controller';
+
+@Module({ imports: [TransfersModule], controllers: [TransfersController, TransferRecipientsController, BanksController] })
+export class TransfersApiModule {}

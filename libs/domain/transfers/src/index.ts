@@ -1,0 +1,4 @@
+export { TransfersModule } from './transfers.module';
+export { TransfersService, RECONCILE_AFTER_MS, type NewTransfer } from './transfers.service';
+export { TransferRecipientsService, type NewRecipient } from './transfer-recipients.service';
+export { toTransferRecipientResponse, toTransferResponse, type TransferView } from './transfer.mapper';
