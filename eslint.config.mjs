@@ -22,7 +22,7 @@ export default [
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts'] },
             // Within the domain, dependencies point down, tier by tier, never sideways:
             // - edge (provider-webhooks): routes one outside input to the flows it concerns;
-            // - flows (refunds, payment-intents, bulk-payments, transfers) build on payments and the leaves,
+            // - flows (refunds, payment-intents, bulk-payments, transfers, settlements) build on payments and the leaves,
             //   never on another flow;
             // - payments-core (payments: the payment rows, their confirmation and saved cards) is
             //   what the money-in flows call, in their own transaction, to touch a payment;

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
+import { SettlementsModule } from '@gateway/domain/settlements';
 import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
 
 /** The operator CLI runs the same domain services as the API, without HTTP. */
@@ -18,6 +19,7 @@ export class CliModule {
         DevelopersModule,
         ApiKeysModule,
         IdentityModule,
+        SettlementsModule,
       ],
       providers: [{ provide: Clock, useValue: new SystemClock() }],
       exports: [Clock],

@@ -4,6 +4,7 @@ import { ApiKeysService } from '@gateway/domain/api-keys';
 import { type Developer, DevelopersService } from '@gateway/domain/developers';
 import { Amount, DomainError, isCurrency } from '@gateway/platform';
 import { Command, Option } from 'commander';
+import { addSettlementCommands } from './settlement-commands';
 import { addUserCommands } from './user-commands';
 
 type Output = (human: string, json: unknown) => void;
@@ -139,6 +140,7 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
       }, o.json),
     );
   addUserCommands(program, run);
+  addSettlementCommands(program, run);
   return program;
 }
 

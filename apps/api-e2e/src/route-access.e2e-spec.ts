@@ -50,19 +50,24 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/provider/webhooks': 'public',
   'GET /api/v1/wallet/balance': 'wallet:read',
   'GET /api/v1/wallet/ledger': 'wallet:read',
+  'GET /api/v1/wallet/settlements': 'wallet:read',
+  'GET /api/v1/wallet/settlements/:reference': 'wallet:read',
   'POST /api/v1/subaccounts': 'subaccounts:write',
   'GET /api/v1/subaccounts': 'subaccounts:read',
   'GET /api/v1/subaccounts/:code': 'subaccounts:read',
   'POST /api/v1/transfers': 'transfers:write',
   'GET /api/v1/transfers': 'transfers:read',
   'GET /api/v1/transfers/:reference': 'transfers:read',
+  'POST /api/v1/transfers/bulk': 'transfers:write',
+  'GET /api/v1/transfers/bulk/:batch_reference': 'transfers:read',
   'POST /api/v1/transfers/recipients': 'transfers:write',
   'GET /api/v1/transfers/recipients': 'transfers:read',
   'GET /api/v1/banks': 'transfers:read',
 };
 
 /** Routes that move real money: a test key is refused (403 live_mode_required) before its scope is looked at. */
-const LIVE_ONLY = new Set(['POST /api/v1/transfers', 'GET /api/v1/transfers', 'GET /api/v1/transfers/:reference', 'POST /api/v1/transfers/recipients', 'GET /api/v1/transfers/recipients']);
+const LIVE_ONLY = new Set(['POST /api/v1/transfers', 'GET /api/v1/transfers', 'GET /api/v1/transfers/:reference', 'POST /api/v1/transfers/recipients', 'GET /api/v1/transfers/recipients',
+  'POST /api/v1/transfers/bulk', 'GET /api/v1/transfers/bulk/:batch_reference']);
 
 interface Route {
   method: string;

@@ -26,6 +26,7 @@ import { PaymentIntentsApiModule } from './modules/payment-intents/payment-inten
 import { WalletApiModule } from './modules/wallet/wallet-api.module';
 import { SubaccountsApiModule } from './modules/subaccounts/subaccounts-api.module';
 import { TransfersApiModule } from './modules/transfers/transfers-api.module';
+import { SettlementsApiModule } from './modules/settlements/settlements-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -60,6 +61,7 @@ export class AppModule {
         WalletApiModule,
         SubaccountsApiModule,
         TransfersApiModule,
+        SettlementsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

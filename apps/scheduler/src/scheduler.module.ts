@@ -8,6 +8,7 @@ import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { TransferReconciliationModule } from './jobs/transfer-reconciliation/transfer-reconciliation.module';
+import { SettlementsJobsModule } from './jobs/settlements/settlements-jobs.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 import { JobQueueModule } from './jobs/job-queue/job-queue.module';
@@ -44,6 +45,7 @@ export class SchedulerModule {
         PaymentIntentExpiryModule,
         RefundResubmissionModule,
         TransferReconciliationModule,
+        SettlementsJobsModule,
         JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

@@ -11,6 +11,7 @@ export * from './subaccounts';
 export * from './payments';
 export * from './refunds';
 export * from './transfers';
+export * from './settlements';
 export * from './payment-intents';
 export * from './portal';
 export * from './health';

@@ -1,3 +1,5 @@
+import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
+import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -10,18 +12,26 @@ export interface PaymentsHarness {
   sim: ProviderSimulator;
   /** The simulator accounts' secrets, for driving it directly (`/sim/…` controls). */
   secrets: { test: string; live: string };
+  /** The database the gateway (and any scheduler of this harness) works on. */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
 /**
  * The gateway wired to its own provider simulator over real HTTP, both on loopback: the gateway's
  * adapter calls the simulator, and the simulator's signed callbacks reach the gateway.
+ *
+ * `ownDatabase`: a fresh database of this file's alone (dropped at close, its books checked first).
+ * Files whose tests age rows for a scan, or run scans that pick up every account's rows, need one:
+ * the schedulers other files start in parallel scan the shared database, with their own simulator.
  */
-export async function startPaymentsHarness(env: Record<string, string> = {}): Promise<PaymentsHarness> {
+export async function startPaymentsHarness(env: Record<string, string> = {}, options: { ownDatabase?: boolean } = {}): Promise<PaymentsHarness> {
   const secrets = { test: `sk_test_sim_${randomBytes(6).toString('hex')}`, live: `sk_live_sim_${randomBytes(6).toString('hex')}` };
+  const databaseUrl = options.ownDatabase ? await createTestDatabase('e2e_own') : (process.env.TEST_DATABASE_URL as string);
   const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0, hangMs: 5_000 });
   const simUrl = await sim.listen();
   const gateway = await startGateway({
+    DATABASE_URL: databaseUrl,
     PROVIDER_TEST_BASE_URL: simUrl,
     PROVIDER_LIVE_BASE_URL: simUrl,
     PROVIDER_TEST_SECRET_KEY: secrets.test,
@@ -33,10 +43,15 @@ export async function startPaymentsHarness(env: Record<string, string> = {}): Pr
     gateway,
     sim,
     secrets,
+    databaseUrl,
     close: async () => {
       await sim.idle();
       await gateway.close();
       await sim.close();
+      if (options.ownDatabase) {
+        await assertLedgerInvariants(databaseUrl);
+        await dropTestDatabase(databaseUrl);
+      }
     },
   };
 }
@@ -44,7 +59,7 @@ export async function startPaymentsHarness(env: Record<string, string> = {}): Pr
 /** The environment a scheduler process needs to work with this harness's database and simulator. */
 export function schedulerEnvFor(h: PaymentsHarness, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    DATABASE_URL: process.env.TEST_DATABASE_URL as string,
+    DATABASE_URL: h.databaseUrl,
     PROVIDER_TEST_BASE_URL: h.sim.url() as string,
     PROVIDER_LIVE_BASE_URL: h.sim.url() as string,
     PROVIDER_TEST_SECRET_KEY: h.secrets.test,

@@ -174,6 +174,7 @@ export default async () => ({
                         error: { required: true, type: () => contracts.PaymentBatchItemErrorResponse, nullable: true }
                     },
                     PaymentBatchResponse: {
+                        type: { required: true, type: () => String, description: "Always `payments`: what tells this batch from a transfer batch in `batch.completed`.", enum: ["payments"] },
                         batch_reference: { required: true, type: () => String },
                         status: { required: true, type: () => String, enum: ["processing", "completed"] },
                         total: { required: true, type: () => Number },
@@ -256,6 +257,99 @@ export default async () => ({
                         currency: { required: true, type: () => String },
                         type: { required: true, type: () => String, description: "The provider's kind of account (`nuban`, `mobile_money`, \u2026)." }
                     },
+                    ListSettlementsQuery: {
+                        status: { required: false, type: () => String, enum: ["failed", "processing", "completed", "pending_approval", "approved", "rejected"] },
+                        currency: { required: false, type: () => String, maxLength: 16 },
+                        from: { required: false, type: () => String, description: "Requested at or after (ISO 8601)." },
+                        to: { required: false, type: () => String, description: "Requested before (ISO 8601)." }
+                    },
+                    SettlementBankAccountResponse: {
+                        bank_code: { required: true, type: () => String, example: "058" },
+                        account_name: { required: true, type: () => String, example: "ADA LOVELACE" },
+                        account_number_last4: { required: true, type: () => String, example: "6789" }
+                    },
+                    SettlementResponse: {
+                        reference: { required: true, type: () => String, example: "stl_4c1d2e3f4a5b6c7d8e9f0a1b" },
+                        status: { required: true, type: () => String, enum: ["failed", "processing", "completed", "pending_approval", "approved", "rejected"] },
+                        amount: { required: true, type: () => Number, example: 150000 },
+                        currency: { required: true, type: () => String },
+                        origin: { required: true, type: () => String, enum: ["manual", "auto"] },
+                        bank_account: { required: true, type: () => contracts.SettlementBankAccountResponse },
+                        created_at: { required: true, type: () => String, description: "When it was requested (its funds reserved).", format: "date-time" },
+                        approved_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+                        completed_at: { required: true, type: () => String, nullable: true, description: "When it reached `completed`, `failed` or `rejected`.", format: "date-time" },
+                        failure_reason: { required: true, type: () => String, nullable: true, description: "Why the provider could not pay it (`failed`)." },
+                        rejection_reason: { required: true, type: () => String, nullable: true, description: "The approver's reason (`rejected`)." }
+                    },
+                    SettlementDecisionResponse: {
+                        decision: { required: true, type: () => String, enum: ["approve", "reject"] },
+                        by: { required: true, type: () => String, description: "The person's e-mail; `auto-approval` for an auto-settlement within the auto-approve limit." },
+                        ip: { required: true, type: () => String, nullable: true },
+                        reason: { required: true, type: () => String, nullable: true },
+                        at: { required: true, type: () => String }
+                    },
+                    AdminSettlementResponse: {
+                        developer_id: { required: true, type: () => String },
+                        developer_name: { required: true, type: () => String },
+                        requested_by: { required: true, type: () => String, nullable: true, description: "The person who asked (e-mail); null for an auto-settlement." },
+                        requested_ip: { required: true, type: () => String, nullable: true },
+                        approvals_required: { required: true, type: () => Number, description: "2 above SETTLEMENT_TWO_PERSON_THRESHOLD, else 1." },
+                        decisions: { required: true, type: () => [contracts.SettlementDecisionResponse] },
+                        available_balance: { required: true, type: () => Number, description: "The account's available balance in the settlement's currency now (its funds are reserved already)." }
+                    },
+                    SettlementSettingsResponse: {
+                        bank_code: { required: true, type: () => String, nullable: true },
+                        account_name: { required: true, type: () => String, nullable: true },
+                        account_number_last4: { required: true, type: () => String, nullable: true },
+                        auto_settlement_frequency: { required: true, type: () => String, enum: ["manual", "daily", "weekly"] }
+                    },
+                    SetSettlementAccountRequest: {
+                        bank_code: { required: true, type: () => String, example: "058", pattern: "^[A-Za-z0-9]{2,20}$" },
+                        account_number: { required: true, type: () => String, description: "A 10-digit NUBAN (settlements are paid in NGN).", example: "0123456789", pattern: "^[0-9]{6,20}$" }
+                    },
+                    SetAutoSettlementRequest: {
+                        frequency: { required: true, type: () => String, enum: ["manual", "daily", "weekly"] }
+                    },
+                    RequestSettlementRequest: {
+                        amount: { required: true, type: () => Number, description: "Major unit; taken from the available balance at once.", example: 150000 },
+                        currency: { required: false, type: () => String, description: "NGN when omitted.", maxLength: 16 }
+                    },
+                    RejectSettlementRequest: {
+                        reason: { required: true, type: () => String, description: "Shown to the account.", minLength: 1, maxLength: 500 }
+                    },
+                    BulkTransfersRequest: {
+                        currency: { required: false, type: () => String, description: "Every item's currency; NGN when omitted. An item may repeat it, never name another.", maxLength: 16 },
+                        items: { required: true, type: () => [contracts.CreateTransferRequest], description: "Each a body of `POST /transfers/` (bank form or wallet form). Validated one by one (errors keyed\n`items.<index>.<field>`) after the count, which is checked before any item is read.", minItems: 1, maxItems: 1000 }
+                    },
+                    TransferBatchItemErrorResponse: {
+                        code: { required: true, type: () => String, example: "insufficient_wallet_balance" },
+                        message: { required: true, type: () => String }
+                    },
+                    TransferBatchItemResponse: {
+                        index: { required: true, type: () => Number, description: "Position of the item in the request (0-based)." },
+                        amount: { required: true, type: () => Number, example: 25000 },
+                        status: { required: true, type: () => String, description: "`succeeded`: its transfer was made (the amount reserved and sent); `failed`: no transfer was made (see `error`).", enum: ["pending", "failed", "succeeded"] },
+                        transfer_reference: { required: true, type: () => String, nullable: true, description: "The item's transfer (`GET /transfers/{reference}/`); null until it is made, and for a failed item." },
+                        transfer_status: { required: true, type: () => String, nullable: true, description: "The transfer's status now (`pending`, `success`, `failed`, `reversed`): whether the bank paid it.", enum: ["pending", "success", "failed", "reversed"] },
+                        error: { required: true, type: () => contracts.TransferBatchItemErrorResponse, nullable: true }
+                    },
+                    TransferBatchCountsResponse: {
+                        pending: { required: true, type: () => Number },
+                        succeeded: { required: true, type: () => Number },
+                        failed: { required: true, type: () => Number }
+                    },
+                    TransferBatchResponse: {
+                        type: { required: true, type: () => String, description: "Always `transfers`: what tells this batch from a payment batch in `batch.completed`.", enum: ["transfers"] },
+                        batch_reference: { required: true, type: () => String, example: "tbatch_5f0c3e1a9b2d4c6e8f10" },
+                        status: { required: true, type: () => String, enum: ["processing", "completed"] },
+                        currency: { required: true, type: () => String },
+                        total: { required: true, type: () => Number, description: "Number of items." },
+                        total_amount: { required: true, type: () => Number, description: "The sum of the items' amounts.", example: 1250000 },
+                        counts: { required: true, type: () => contracts.TransferBatchCountsResponse, description: "Items by status (`pending` counts the items still being worked on)." },
+                        items: { required: true, type: () => [contracts.TransferBatchItemResponse] },
+                        created_at: { required: true, type: () => String, format: "date-time" },
+                        completed_at: { required: true, type: () => String, nullable: true, description: "When the last item was done.", format: "date-time" }
+                    },
                     CreateWebhookRequest: {
                         url: { required: true, type: () => String, maxLength: 2048 },
                         events: { required: true, type: () => String, minItems: 1, enum: ["payment.success", "payment.failed", "refund.completed", "transfer.success", "transfer.failed", "withdrawal.completed", "customer.created", "virtual_account.credited", "subscription.charged", "subscription.charge_failed", "subscription.cancelled", "subscription.paused", "invoice.paid", "invoice.partially_paid", "invoice.overdue", "dispute.created", "dispute.won", "dispute.lost", "batch.completed"], isArray: true },
@@ -291,7 +385,7 @@ export default async () => ({
                         event_id: { required: true, type: () => String },
                         event: { required: true, type: () => String },
                         attempt: { required: true, type: () => Number },
-                        trigger: { required: true, type: () => String, enum: ["test", "automatic", "manual"] },
+                        trigger: { required: true, type: () => String, enum: ["manual", "test", "automatic"] },
                         success: { required: true, type: () => Boolean },
                         status_code: { required: true, type: () => Number, nullable: true },
                         latency_ms: { required: true, type: () => Number },

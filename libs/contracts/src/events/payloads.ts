@@ -2,7 +2,9 @@ import type { Mode } from '../common';
 import type { CustomerResponse } from '../customers/customer.dto';
 import type { PaymentBatchResponse, PaymentResponse } from '../payments/payment.dto';
 import type { RefundResponse } from '../refunds/refund.dto';
+import type { SettlementResponse } from '../settlements/settlement.dto';
 import type { TransferResponse } from '../transfers/transfer.dto';
+import type { TransferBatchResponse } from '../transfers/transfer-batch.dto';
 import type { EventName, TEST_EVENT_NAME } from './catalog';
 
 /*
@@ -28,14 +30,18 @@ export type RefundEventData = RefundResponse;
  */
 export type TransferEventData = TransferResponse;
 
+/** `withdrawal.completed`: the settlement as `GET /wallet/settlements/{reference}` returns it, status `completed`. */
+export type WithdrawalEventData = SettlementResponse;
+
 /** `customer.created`: the customer as `GET /customers/{reference}` returns it. */
 export type CustomerEventData = CustomerResponse;
 
 /**
- * `batch.completed`: the batch as `GET /payments/bulk/{batch_reference}` returns it, status
- * `completed`, without its `items` (read them from that endpoint).
+ * `batch.completed`: a bulk batch whose every item is done, as its endpoint returns it, status
+ * `completed`, without its `items` (read them from that endpoint). `type` says which: `payments`
+ * (`GET /payments/bulk/{batch_reference}`) or `transfers` (`GET /transfers/bulk/{batch_reference}`).
  */
-export type BatchEventData = Omit<PaymentBatchResponse, 'items'>;
+export type BatchEventData = Omit<PaymentBatchResponse, 'items'> | Omit<TransferBatchResponse, 'items'>;
 
 /** `webhook.test`: sent only by `POST /webhooks/test/`; never emitted by an operation, never subscribable. */
 export interface TestEventData {
@@ -55,7 +61,7 @@ export interface EventDataMap {
   'refund.completed': RefundEventData;
   'transfer.success': TransferEventData;
   'transfer.failed': TransferEventData;
-  'withdrawal.completed': never;
+  'withdrawal.completed': WithdrawalEventData;
   'customer.created': CustomerEventData;
   'virtual_account.credited': never;
   'subscription.charged': never;

@@ -265,6 +265,8 @@ export class PaymentBatchItemResponse {
 }
 
 export class PaymentBatchResponse {
+  /** Always `payments`: what tells this batch from a transfer batch in `batch.completed`. */
+  type: 'payments';
   batch_reference: string;
   status: 'processing' | 'completed';
   total: number;

@@ -1,1 +1,2 @@
 export * from './transfer.dto';
+export * from './transfer-batch.dto';

@@ -5,6 +5,7 @@ import type { PaymentBatchEntity, PaymentBatchItemEntity } from './payment-batch
 export function toPaymentBatchResponse(batch: PaymentBatchEntity, items: PaymentBatchItemEntity[]): PaymentBatchResponse {
   const count = (status: string) => items.filter((i) => i.status === status).length;
   return {
+    type: 'payments',
     batch_reference: batch.reference,
     status: batch.status,
     total: batch.total,

@@ -40,6 +40,20 @@ export class DevelopersRepository {
     await manager.save(developer);
   }
 
+  /** Writes where the developer's settlements are paid (the columns given only). */
+  async updateSettlementSettings(id: string, changes: Partial<Pick<DeveloperEntity, 'settlementBankCode' | 'settlementAccountNumber' | 'settlementAccountName' | 'autoSettlementFrequency'>>): Promise<void> {
+    await this.developers.update({ id }, changes);
+  }
+
+  /** Identity-verified developers settling automatically at `frequency` to a bank account they have set. */
+  findAutoSettling(frequency: 'daily' | 'weekly'): Promise<DeveloperEntity[]> {
+    return this.developers
+      .createQueryBuilder('d')
+      .where('d.auto_settlement_frequency = :frequency AND d.identity_verified_at IS NOT NULL AND d.settlement_account_number IS NOT NULL', { frequency })
+      .orderBy('d.id')
+      .getMany();
+  }
+
   /** Sets the developer's platform fee for `currency`, replacing any earlier one. */
   async upsertFeeOverride(developerId: string, currency: Currency, amount: Amount): Promise<void> {
     await this.fees.upsert({ developerId, currency, amount }, ['developerId', 'currency']);

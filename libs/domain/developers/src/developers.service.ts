@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Amount, Clock, type Currency, DomainError, notifyAccessChanged } from '@gateway/platform';
 import { DataSource } from 'typeorm';
-import type { DeveloperEntity } from './developer.entity';
+import type { DeveloperEntity, SettlementFrequency } from './developer.entity';
 import { DevelopersRepository } from './developers.repository';
 
 export interface NewDeveloper {
@@ -9,6 +9,13 @@ export interface NewDeveloper {
   name: string;
   emailVerified?: boolean;
   identityVerified?: boolean;
+}
+
+/** A bank account settlements are paid into. */
+export interface SettlementAccount {
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
 }
 
 /** Developer accounts (tenants). Provisioned by administrators and the operator CLI. */
@@ -73,6 +80,29 @@ export class DevelopersService {
       await this.developers.save(m, developer);
       await notifyAccessChanged(m, `developer:${developer.id}`);
     });
+  }
+
+  /**
+   * Where the developer's settlements are paid: a bank account whose holder's name the caller
+   * resolved at the bank (the settlements capability does, through the provider).
+   * @throws developer_not_found
+   */
+  async setSettlementAccount(id: string, account: SettlementAccount): Promise<DeveloperEntity> {
+    await this.get(id);
+    await this.developers.updateSettlementSettings(id, { settlementBankCode: account.bankCode, settlementAccountNumber: account.accountNumber, settlementAccountName: account.accountName });
+    return this.get(id);
+  }
+
+  /** `daily`, `weekly` or `manual` (the default). @throws developer_not_found */
+  async setAutoSettlementFrequency(id: string, frequency: SettlementFrequency): Promise<DeveloperEntity> {
+    await this.get(id);
+    await this.developers.updateSettlementSettings(id, { autoSettlementFrequency: frequency });
+    return this.get(id);
+  }
+
+  /** The developers the auto-settlement run of `frequency` settles (identity verified, with a settlement account). */
+  autoSettling(frequency: 'daily' | 'weekly'): Promise<DeveloperEntity[]> {
+    return this.developers.findAutoSettling(frequency);
   }
 
   /** Sets the platform fee this developer pays per successful transaction in `currency` (0 allowed). */

@@ -1,3 +1,3 @@
 export { DevelopersModule } from './developers.module';
-export { DevelopersService, type NewDeveloper } from './developers.service';
+export { DevelopersService, type NewDeveloper, type SettlementAccount } from './developers.service';
 export type { DeveloperEntity as Developer, SettlementFrequency } from './developer.entity';

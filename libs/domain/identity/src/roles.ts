@@ -20,7 +20,14 @@ export type AccountPermission =
   /** Make someone an owner, or change or remove an owner. */
   | 'ownership:transfer';
 
-export type PlatformPermission = 'platform:developers:manage' | 'platform:fees:read' | 'platform:fees:write';
+export type PlatformPermission =
+  | 'platform:developers:manage'
+  | 'platform:fees:read'
+  | 'platform:fees:write'
+  /** See every account's settlements (the approval queue). */
+  | 'platform:settlements:read'
+  /** Approve or reject settlements. */
+  | 'platform:settlements:approve';
 
 const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
   viewer: ['account:read'],
@@ -30,9 +37,9 @@ const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
 };
 
 const PLATFORM_MATRIX: Record<PlatformRole, readonly PlatformPermission[]> = {
-  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write'],
-  // Approves settlements (elsewhere) and may read fees, never change them.
-  financial_secretary: ['platform:fees:read'],
+  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write', 'platform:settlements:read', 'platform:settlements:approve'],
+  // Approves settlements and may read fees, never change them.
+  financial_secretary: ['platform:fees:read', 'platform:settlements:read', 'platform:settlements:approve'],
 };
 
 export function accountRoleAllows(role: AccountRole, permission: AccountPermission): boolean {

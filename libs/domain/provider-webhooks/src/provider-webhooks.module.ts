@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaymentsModule } from '@gateway/domain/payments';
 import { RefundsModule } from '@gateway/domain/refunds';
+import { SettlementsModule } from '@gateway/domain/settlements';
 import { TransfersModule } from '@gateway/domain/transfers';
 import { ProviderModule } from '@gateway/provider';
 import { ProviderEventEntity } from './provider-event.entity';
@@ -13,7 +14,7 @@ import { ProviderWebhooksService } from './provider-webhooks.service';
  * module they concern. It sits above the money-in flows, so none of them needs another.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, SettlementsModule, ProviderModule],
   providers: [ProviderEventsRepository, ProviderWebhooksService],
   exports: [ProviderWebhooksService],
 })

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
+import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/domain/settlements';
 import { TransfersService } from '@gateway/domain/transfers';
 import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
 import { Clock, DomainError, sha256Hex } from '@gateway/platform';
@@ -16,7 +17,7 @@ const STALE_CLAIM_MS = 2 * 60_000;
 
 /**
  * The provider's signed callbacks (table `provider_events`), routed to the module each concerns:
- * a charge to payments' confirmation, a refund to refunds, a transfer to transfers. Each is processed once — a redelivery is recognised by the
+ * a charge to payments' confirmation, a refund to refunds, a payout to transfers or settlements. Each is processed once — a redelivery is recognised by the
  * digest of its body — and drives the same code path as verify: the provider is asked again, so a
  * callback can never credit more, or differently, than verify would.
  *
@@ -36,6 +37,7 @@ export class ProviderWebhooksService {
     private readonly confirmation: PaymentConfirmationService,
     private readonly refunds: RefundsService,
     private readonly transfers: TransfersService,
+    private readonly settlements: SettlementPayoutsService,
     private readonly clock: Clock,
   ) {}
 
@@ -69,10 +71,16 @@ export class ProviderWebhooksService {
     return (await this.repository.isProcessed(digest)) ? 'processed' : 'in_progress';
   }
 
+  /** A payout is a merchant's transfer or an account's settlement: our references tell them apart. */
+  private async onTransfer(mode: Mode, reference: string): Promise<void> {
+    if (mode === 'live' && reference.startsWith(SETTLEMENT_REFERENCE_PREFIX)) await this.settlements.onProviderTransfer(reference);
+    else await this.transfers.onProviderTransfer(mode, reference);
+  }
+
   private async process(event: ProviderWebhook): Promise<void> {
     if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
-    else if (event.kind === 'transfer') await this.transfers.onProviderTransfer(event.mode, event.data.reference);
+    else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);

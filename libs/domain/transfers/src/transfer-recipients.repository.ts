@@ -37,6 +37,10 @@ export class TransferRecipientsRepository {
     return this.recipients.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, recipientCode });
   }
 
+  findByCodes(ctx: DeveloperContext, recipientCodes: string[]): Promise<TransferRecipientEntity[]> {
+    return recipientCodes.length ? this.recipients.findBy({ developerId: ctx.developerId, mode: ctx.mode, recipientCode: In([...new Set(recipientCodes)]) }) : Promise.resolve([]);
+  }
+
   /** By internal id, whoever's (the transfer that names it was read for its tenant already). */
   async byIds(ids: string[]): Promise<Map<string, TransferRecipientEntity>> {
     const rows = ids.length ? await this.recipients.findBy({ id: In([...new Set(ids)]) }) : [];

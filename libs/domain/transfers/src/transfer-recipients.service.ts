@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { FieldErrors } from '@gateway/contracts';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderBank } from '@gateway/provider';
 import { Clock, type Currency, type DeveloperContext, DomainError, type Page } from '@gateway/platform';
@@ -39,14 +40,13 @@ export class TransferRecipientsService {
   async findOrCreate(ctx: DeveloperContext, input: NewRecipient): Promise<TransferRecipientEntity> {
     const currency = parseRequestCurrency(input.currency);
     this.provider.capabilities(ctx.mode).require('transfers', currency);
-    if (currency === 'NGN' && !/^[0-9]{10}$/.test(input.accountNumber)) {
-      throw new DomainError('validation_error', 'The account number is not valid.', { account_number: ['must be a 10-digit NUBAN for NGN'] });
-    }
+    const nuban = nubanProblem(currency, input.accountNumber);
+    if (nuban) throw new DomainError('validation_error', 'The account number is not valid.', { account_number: [nuban] });
     const existing = await this.repository.findByAccount(ctx, input.bankCode, input.accountNumber, currency);
     if (existing) return existing;
 
     const bank = (await this.banks(ctx, currency)).find((candidate) => candidate.code === input.bankCode);
-    if (!bank) throw new DomainError('validation_error', 'The bank is not known.', { bank_code: [`is not a ${currency} bank listed by GET /banks`] });
+    if (!bank) throw new DomainError('validation_error', 'The bank is not known.', { bank_code: [unlistedBank(currency)] });
     const resolved = await this.provider.resolveAccount(ctx.mode, { accountNumber: input.accountNumber, bankCode: input.bankCode });
     if (!resolved) throw new DomainError('validation_error', 'The bank account could not be resolved.', { account_number: [`is not an account at ${bank.name}`] });
     const saved = await this.provider.createTransferRecipient(ctx.mode, { name: resolved.accountName, accountNumber: input.accountNumber, bankCode: input.bankCode, currency });
@@ -72,6 +72,30 @@ export class TransferRecipientsService {
     return recipient;
   }
 
+  /**
+   * What can be told of bank accounts without resolving each at its bank — an NGN account number
+   * is a NUBAN, the bank is one the provider lists (one cached list) — as field errors per account
+   * (empty when none): a bulk request is checked this way up front, and each account is resolved
+   * when its transfer is made.
+   * @throws capability_not_supported, gateway_timeout, provider_error (the bank list)
+   */
+  async precheckAccounts(ctx: DeveloperContext, currency: Currency, accounts: Array<Pick<NewRecipient, 'bankCode' | 'accountNumber'>>): Promise<FieldErrors[]> {
+    const listed = accounts.length ? new Set((await this.banks(ctx, currency)).map((bank) => bank.code)) : new Set<string>();
+    return accounts.map((account) => {
+      const errors: FieldErrors = {};
+      const nuban = nubanProblem(currency, account.accountNumber);
+      if (nuban) errors.account_number = [nuban];
+      if (!listed.has(account.bankCode)) errors.bank_code = [unlistedBank(currency)];
+      return errors;
+    });
+  }
+
+  /** The tenant's recipients among `codes`, by code (unknown codes are absent). */
+  async byCodes(ctx: DeveloperContext, codes: string[]): Promise<Map<string, TransferRecipientEntity>> {
+    const rows = await this.repository.findByCodes(ctx, codes);
+    return new Map(rows.map((row) => [row.recipientCode, row]));
+  }
+
   list(ctx: DeveloperContext, filter: RecipientListFilter): Promise<Page<TransferRecipientEntity>> {
     return this.repository.list(ctx, filter);
   }
@@ -95,3 +119,10 @@ export class TransferRecipientsService {
     return banks;
   }
 }
+
+/** Why `accountNumber` cannot be an account in `currency` (an NGN account is a 10-digit NUBAN), or null. */
+function nubanProblem(currency: Currency, accountNumber: string): string | null {
+  return currency === 'NGN' && !/^[0-9]{10}$/.test(accountNumber) ? 'must be a 10-digit NUBAN for NGN' : null;
+}
+
+const unlistedBank = (currency: Currency) => `is not a ${currency} bank listed by GET /banks`;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode, TransferStatus } from '@gateway/contracts';
 import { type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
-import { type EntityManager, IsNull, QueryFailedError, type Repository } from 'typeorm';
+import { type EntityManager, In, IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { TransferEntity } from './transfer.entity';
 import { TRANSFER_TRANSITIONS, type TransferTransition } from './transfer-status';
 
@@ -41,6 +41,14 @@ export class TransfersRepository {
 
   findByIdempotencyKey(ctx: DeveloperContext, idempotencyKey: string): Promise<TransferEntity | null> {
     return this.transfers.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyKey });
+  }
+
+  /** The current status of each of the tenant's transfers among `references` (a batch's items show them). */
+  async statusesOf(ctx: DeveloperContext, references: string[], manager: EntityManager = this.transfers.manager): Promise<Map<string, TransferStatus>> {
+    const rows = references.length
+      ? await manager.getRepository(TransferEntity).find({ select: { reference: true, status: true }, where: { developerId: ctx.developerId, mode: ctx.mode, reference: In(references) } })
+      : [];
+    return new Map(rows.map((row) => [row.reference, row.status]));
   }
 
   async list(ctx: DeveloperContext, filter: TransferListFilter): Promise<Page<TransferEntity>> {

@@ -33,6 +33,17 @@ export interface AppConfig {
   };
   /** Withdrawals above these amounts need a TOTP code; a currency not listed always does. */
   largeWithdrawalThresholds: Partial<Record<Currency, string>>;
+  settlements: {
+    /** Above these amounts two different people approve (decimal text); a currency not listed: one approver. */
+    twoPersonThresholds: Partial<Record<Currency, string>>;
+    /** When the auto-settlement run happens (UTC), and the weekday of weekly ones (0 = Sunday). */
+    autoTime: { hour: number; minute: number };
+    autoWeekday: number;
+    /** What an auto-settlement leaves in the available balance, by currency (0 when not listed). */
+    autoMinimumBalance: Partial<Record<Currency, string>>;
+    /** Auto-settlements up to these amounts go straight to the provider; larger ones wait for approval. */
+    autoApproveLimits: Partial<Record<Currency, string>>;
+  };
   payments: {
     /** Platform fee per successful payment, by currency (decimal text); a currency not listed pays 0. */
     platformFees: Partial<Record<Currency, string>>;
@@ -159,6 +170,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       passwordHashing: passwordHashing(c.PORTAL_PASSWORD_HASH_CONCURRENCY, c.PORTAL_PASSWORD_HASH_QUEUE),
     },
     largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
+    settlements: {
+      twoPersonThresholds: c.SETTLEMENT_TWO_PERSON_THRESHOLD,
+      autoTime: c.AUTO_SETTLEMENT_TIME,
+      autoWeekday: WEEKDAYS.indexOf(c.AUTO_SETTLEMENT_WEEKDAY),
+      autoMinimumBalance: c.AUTO_SETTLEMENT_MINIMUM_BALANCE,
+      autoApproveLimits: c.AUTO_SETTLEMENT_AUTO_APPROVE_LIMIT,
+    },
     payments: {
       platformFees: c.PLATFORM_FEES,
       minimumAmounts: c.PAYMENT_MIN_AMOUNTS,
@@ -201,6 +219,8 @@ function providerAccount(
   }
   return { baseUrl: url, secretKey, profile: resolved, currencies: [...new Set(enabled)] };
 }
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 /**
  * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which

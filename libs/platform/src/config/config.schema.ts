@@ -110,6 +110,19 @@ export const configSchema = z.object({
   // wait (default: twice the concurrency), and beyond that sign-in answers 503 at once.
   PORTAL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PORTAL_PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
+  // Settlements (withdrawals to the account's bank) above these amounts need two different
+  // approvers; auto-settlement runs at AUTO_SETTLEMENT_TIME (UTC), weekly ones on its weekday,
+  // keeps the minimum balance in the wallet, and approves itself up to the auto-approve limit.
+  SETTLEMENT_TWO_PERSON_THRESHOLD: amountsByCurrency('NGN:5000000'),
+  AUTO_SETTLEMENT_TIME: z
+    .string()
+    .trim()
+    .default('06:00')
+    .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), 'must be a UTC time of day, HH:MM')
+    .transform((v) => ({ hour: Number(v.slice(0, 2)), minute: Number(v.slice(3)) })),
+  AUTO_SETTLEMENT_WEEKDAY: z.enum(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']).default('monday'),
+  AUTO_SETTLEMENT_MINIMUM_BALANCE: amountsByCurrency(''),
+  AUTO_SETTLEMENT_AUTO_APPROVE_LIMIT: amountsByCurrency(''),
   // Withdrawals above this need a TOTP code: `1000000` (NGN) or `NGN:1000000,USD:5000`.
   LARGE_WITHDRAWAL_THRESHOLD: z
     .string()

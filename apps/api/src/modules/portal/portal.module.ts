@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
+import { LedgerModule } from '@gateway/domain/ledger';
+import { SettlementsModule } from '@gateway/domain/settlements';
 import { PasswordLoginGuard } from './auth/password-login.guard';
 import { PortalGuard } from './auth/portal.guard';
 import { TotpGuard } from './auth/require-totp';
@@ -14,10 +16,12 @@ import { PortalKeysController } from './portal-keys.controller';
 import { PortalMeController } from './portal-me.controller';
 import { PortalRequestLogsController } from './portal-request-logs.controller';
 import { PortalTeamController } from './portal-team.controller';
+import { PortalSettlementsController } from './portal-settlements.controller';
+import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
 
-/** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, admin. */
+/** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
@@ -26,6 +30,8 @@ import { PortalTeamController } from './portal-team.controller';
     PortalRequestLogsController,
     PortalTeamController,
     PortalAdminController,
+    PortalSettlementsController,
+    PortalAdminSettlementsController,
     PortalDevMailboxController,
   ],
   providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],

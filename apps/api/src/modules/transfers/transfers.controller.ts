@@ -1,14 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateTransferRequest, DEFAULT_PAGE_SIZE, ListTransfersQuery, TransferResponse } from '@gateway/contracts';
-import { type NewTransfer, TransfersService, toTransferResponse } from '@gateway/domain/transfers';
-import { type DeveloperContext, DomainError } from '@gateway/platform';
+import { TransfersService, toTransferResponse } from '@gateway/domain/transfers';
+import type { DeveloperContext } from '@gateway/platform';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
 import { IdempotencyKey } from '../../http/idempotency/idempotency-key.param';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
+import { transferForm } from './transfer-form';
 
 @ApiTags('Transfers')
 @Controller('transfers')
@@ -60,27 +61,4 @@ export class TransfersController {
   async get(@Tenant() ctx: DeveloperContext, @Param('reference') reference: string): Promise<TransferResponse> {
     return toTransferResponse(await this.transfers.get(ctx, reference));
   }
-}
-
-const BANK_FIELDS = ['bank_code', 'account_number', 'account_name', 'narration'] as const;
-const WALLET_FIELDS = ['recipient', 'reason'] as const;
-
-/**
- * Which of the spec's two forms the body is, with every field the form needs. A body that mixes
- * the forms, or misses a field, is refused naming each field.
- * @throws validation_error
- */
-function transferForm(body: CreateTransferRequest): NewTransfer {
-  const errors: Record<string, string[]> = {};
-  const wallet = body.source === 'wallet';
-  for (const field of wallet ? BANK_FIELDS : WALLET_FIELDS) {
-    if (body[field] !== undefined) errors[field] = [`is not part of the ${wallet ? 'wallet' : 'bank'} form`];
-  }
-  const required = wallet ? (['recipient'] as const) : (['bank_code', 'account_number', 'account_name'] as const);
-  for (const field of required) if (body[field] === undefined) errors[field] = [`is required in the ${wallet ? 'wallet' : 'bank'} form`];
-  if (Object.keys(errors).length > 0) throw new DomainError('validation_error', 'The request is invalid.', errors);
-  const common = { amount: body.amount, currency: body.currency };
-  return wallet
-    ? { ...common, source: 'wallet', recipientCode: body.recipient as string, reason: body.reason }
-    : { ...common, source: 'bank', bankCode: body.bank_code as string, accountNumber: body.account_number as string, accountName: body.account_name as string, reason: body.narration };
 }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@gateway/domain/identity';
 import { BulkPaymentsModule } from '@gateway/domain/bulk-payments';
+import { TransfersModule } from '@gateway/domain/transfers';
 import { WebhooksModule } from '@gateway/domain/webhooks';
 import { DATABASE_URL } from './database-url.token';
 import { JobQueueWorker } from './job-queue.worker';
@@ -10,8 +11,8 @@ export class JobQueueModule {
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: JobQueueModule,
-      // The one job-queue worker of the scheduler: webhook deliveries, bulk payment batches, e-mail.
-      imports: [WebhooksModule, BulkPaymentsModule, IdentityModule],
+      // The one job-queue worker of the scheduler: webhook deliveries, bulk payment and transfer batches, e-mail.
+      imports: [WebhooksModule, BulkPaymentsModule, TransfersModule, IdentityModule],
       providers: [JobQueueWorker, { provide: DATABASE_URL, useValue: databaseUrl }],
     };
   }

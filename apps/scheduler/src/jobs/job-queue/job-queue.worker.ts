@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
+import { TRANSFER_BATCH_TASK, TransferBatchesService } from '@gateway/domain/transfers';
 import { WEBHOOK_DELIVERY_TASK, WebhookDispatcher } from '@gateway/domain/webhooks';
 import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
 import { DATABASE_URL } from './database-url.token';
@@ -10,8 +11,8 @@ const SWEEP_INTERVAL_MS = 5000;
 /**
  * The scheduler's job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so a job
  * starts within milliseconds of the commit that enqueued it): webhook deliveries, bulk payment
- * batches and portal e-mails. A sweeper re-enqueues deliveries whose worker died mid-attempt and
- * payment batches left unfinished by a crashed worker. Later asynchronous jobs register here too.
+ * and transfer batches, and portal e-mails. A sweeper re-enqueues deliveries whose worker died
+ * mid-attempt and batches left unfinished by a crashed worker. Later asynchronous jobs register here too.
  */
 @Injectable()
 export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -22,6 +23,7 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     private readonly dispatcher: WebhookDispatcher,
     private readonly batches: BulkBatchesService,
+    private readonly transferBatches: TransferBatchesService,
     private readonly mailer: MailerService,
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
   ) {}
@@ -41,6 +43,9 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
         },
         [PAYMENT_BATCH_TASK]: async (payload) => {
           await this.batches.process((payload as { batch_id: string }).batch_id);
+        },
+        [TRANSFER_BATCH_TASK]: async (payload) => {
+          await this.transferBatches.process((payload as { batch_id: string }).batch_id);
         },
         // Only a worker that can reach the mail server takes mail jobs (graphile-worker fetches
         // jobs of the tasks it lists), so one configured without SMTP_URL never fails them.
@@ -75,6 +80,8 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
       if (requeued) this.logger.warn(`Re-enqueued ${requeued} overdue webhook deliveries`);
       const resumed = await this.batches.resumeStalled();
       if (resumed) this.logger.warn(`Re-enqueued ${resumed} stalled payment batches`);
+      const resumedTransfers = await this.transferBatches.resumeStalled();
+      if (resumedTransfers) this.logger.warn(`Re-enqueued ${resumedTransfers} stalled transfer batches`);
     } catch (error) {
       this.logger.error('Job-queue sweep failed', error instanceof Error ? error.stack : String(error));
     }

@@ -21,6 +21,8 @@ import { CreateOutboundMails1764001200000 } from './1764001200000-CreateOutbound
 import { ClassifyWebhookAttemptErrors1764001300000 } from './1764001300000-ClassifyWebhookAttemptErrors';
 import { RenamePaymentRequestFingerprint1764001400000 } from './1764001400000-RenamePaymentRequestFingerprint';
 import { CreateTransfers1764001500000 } from './1764001500000-CreateTransfers';
+import { CreateTransferBatches1764001600000 } from './1764001600000-CreateTransferBatches';
+import { CreateSettlements1764001700000 } from './1764001700000-CreateSettlements';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   ClassifyWebhookAttemptErrors1764001300000,
   RenamePaymentRequestFingerprint1764001400000,
   CreateTransfers1764001500000,
+  CreateTransferBatches1764001600000,
+  CreateSettlements1764001700000,
 ];
