@@ -1,25 +1,16 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ApiKeyKind, Mode, Scope } from '@gateway/contracts';
 import { ACCESS_CHANGED_CHANNEL, Clock, sha256Hex } from '@gateway/platform';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysRepository, type KeyAccessRecord } from './api-keys.repository';
 import { type IpRule, parseRule } from './ip-rules';
 
 /** Everything the guards need to decide about a request, resolved from the key in one query. */
-export interface AuthenticatedKey {
-  keyId: string;
-  developerId: string;
-  mode: Mode;
-  kind: ApiKeyKind;
-  scopes: Scope[];
-  expiresAt: Date | null;
-  emailVerified: boolean;
-  identityVerified: boolean;
+export type AuthenticatedKey = Omit<KeyAccessRecord, 'allowlist'> & {
   /** The developer-wide entries plus this key's own; empty = every address. */
   allowlist: IpRule[];
-}
+};
 
 const CACHE_TTL_MS = 60_000;
 const LAST_USE_FLUSH_MS = 10_000;
