@@ -134,8 +134,9 @@ describe('payment intents: hold, capture, cancel, expiry', () => {
     expect(h.sim.knobs().failNext).toBe(0);
     await api(merchant, 'POST', '/sandbox/scans/payment-intent-expiry/run', {});
     await expectReleasedAtProvider(h, ref);
-    // Cancelling again answers the same.
-    expect((await api(merchant, 'POST', `/payment-intents/${ref}/cancel`)).body.data.status).toBe('canceled');
+    // Cancelling again is a forbidden move: 409 naming the status (decisions.md).
+    const again = await api(merchant, 'POST', `/payment-intents/${ref}/cancel`);
+    expect([again.status, again.body.code, again.body.message]).toEqual([409, 'invalid_state', expect.stringContaining('canceled')]);
   });
 
   it('answers 402 when the provider refuses the capture: nothing is credited and the hold still awaits capture', async () => {

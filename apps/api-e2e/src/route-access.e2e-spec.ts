@@ -37,6 +37,11 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/v1/sandbox/scans/payment-intent-expiry/run': 'sandbox:write',
   'GET /api/v1/refunds': 'refunds:read',
   'GET /api/v1/refunds/:reference': 'refunds:read',
+  'GET /api/v1/disputes': 'disputes:read',
+  'GET /api/v1/disputes/:reference': 'disputes:read',
+  'PATCH /api/v1/disputes/:reference': 'disputes:write',
+  'POST /api/v1/sandbox/payments/:reference/dispute': 'sandbox:write',
+  'POST /api/v1/sandbox/disputes/:reference/resolve': 'sandbox:write',
   'POST /api/v1/payments/charge': 'payments:write',
   'POST /api/v1/payments/bulk': 'payments:write',
   'GET /api/v1/payments/bulk/:batch_ref': 'payments:read',
@@ -63,6 +68,12 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/v1/transfers/recipients': 'transfers:write',
   'GET /api/v1/transfers/recipients': 'transfers:read',
   'GET /api/v1/banks': 'transfers:read',
+  'POST /api/v1/virtual-accounts': 'virtual_accounts:write',
+  'GET /api/v1/virtual-accounts': 'virtual_accounts:read',
+  'GET /api/v1/virtual-accounts/:id': 'virtual_accounts:read',
+  'POST /api/v1/virtual-accounts/:id/deactivate': 'virtual_accounts:write',
+  'GET /api/v1/virtual-accounts/:id/deposits': 'virtual_accounts:read',
+  'POST /api/v1/sandbox/virtual-accounts/:id/deposits': 'sandbox:write',
 };
 
 /** Routes that move real money: a test key is refused (403 live_mode_required) before its scope is looked at. */

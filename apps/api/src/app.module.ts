@@ -22,11 +22,13 @@ import { BulkPaymentsApiModule } from './modules/bulk-payments/bulk-payments-api
 import { PaymentsApiModule } from './modules/payments/payments-api.module';
 import { ProviderWebhooksApiModule } from './modules/provider-webhooks/provider-webhooks-api.module';
 import { RefundsApiModule } from './modules/refunds/refunds-api.module';
+import { DisputesApiModule } from './modules/disputes/disputes-api.module';
 import { PaymentIntentsApiModule } from './modules/payment-intents/payment-intents-api.module';
 import { WalletApiModule } from './modules/wallet/wallet-api.module';
 import { SubaccountsApiModule } from './modules/subaccounts/subaccounts-api.module';
 import { TransfersApiModule } from './modules/transfers/transfers-api.module';
 import { SettlementsApiModule } from './modules/settlements/settlements-api.module';
+import { VirtualAccountsApiModule } from './modules/virtual-accounts/virtual-accounts-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -57,11 +59,13 @@ export class AppModule {
         PaymentsApiModule,
         ProviderWebhooksApiModule,
         RefundsApiModule,
+        DisputesApiModule,
         PaymentIntentsApiModule,
         WalletApiModule,
         SubaccountsApiModule,
         TransfersApiModule,
         SettlementsApiModule,
+        VirtualAccountsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

@@ -8,6 +8,7 @@ import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { TransferReconciliationModule } from './jobs/transfer-reconciliation/transfer-reconciliation.module';
+import { DisputeExpiryModule } from './jobs/dispute-expiry/dispute-expiry.module';
 import { SettlementsJobsModule } from './jobs/settlements/settlements-jobs.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
@@ -45,6 +46,7 @@ export class SchedulerModule {
         PaymentIntentExpiryModule,
         RefundResubmissionModule,
         TransferReconciliationModule,
+        DisputeExpiryModule,
         SettlementsJobsModule,
         JobQueueModule.forRoot(databaseUrl),
       ],

@@ -48,6 +48,20 @@ export interface ProviderTransaction {
   /** The provider's customer code (`CUS_…`). */
   customerCode: string | null;
   channel: string | null;
+  /** A bank transfer into a dedicated account (channel `dedicated_nuban`): who sent it, and where to. */
+  bankTransfer?: ProviderBankTransfer | null;
+}
+
+/**
+ * Paystack reports a deposit into a dedicated account on the transaction's `authorization`
+ * (`receiver_bank_account_number`, `sender_*`) and, on some payloads, in `metadata.receiver_account_number`
+ * or `dedicated_account.account_number`: the receiving number is what matches it to an account.
+ */
+export interface ProviderBankTransfer {
+  /** The dedicated account the money was sent to; null when the payload does not say. */
+  receiverAccountNumber: string | null;
+  senderName: string | null;
+  senderBank: string | null;
 }
 
 export interface InitializeTransactionInput {

@@ -68,6 +68,48 @@ export default async () => ({
                         description: { required: true, type: () => String },
                         created_at: { required: true, type: () => String, format: "date-time" }
                     },
+                    ListDisputesQuery: {
+                        status: { required: false, type: () => String, enum: ["open", "under_review", "won", "lost"] }
+                    },
+                    SubmitDisputeEvidenceRequest: {
+                        customer_email: { required: true, type: () => String, example: "ada@example.com", maxLength: 254, format: "email" },
+                        customer_name: { required: true, type: () => String, example: "Ada Lovelace", minLength: 1, maxLength: 200 },
+                        customer_phone: { required: true, type: () => String, description: "Digits, spaces, `+`, `-` and parentheses, 7\u201320 characters.", example: "+2348012345678", pattern: "^\\+?[0-9 ()-]{7,20}$" },
+                        service_details: { required: true, type: () => String, description: "What was sold or done: the product or the service.", example: "One year of the Pro plan", minLength: 1, maxLength: 2000 },
+                        service_date: { required: false, type: () => String, description: "When the service was given (YYYY-MM-DD).", pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$" },
+                        delivery_date: { required: false, type: () => String, description: "When the goods were delivered (YYYY-MM-DD).", pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$" },
+                        delivery_address: { required: false, type: () => String, minLength: 1, maxLength: 500 },
+                        explanation: { required: false, type: () => String, description: "Free text: why the charge is valid, in the merchant's words.", minLength: 1, maxLength: 5000 },
+                        file_urls: { required: false, type: () => [String], description: "Links to documents the merchant hosts (receipts, proof of delivery, correspondence): https only, at most 10.", maxLength: 2000, format: "uri", maxItems: 10 }
+                    },
+                    SandboxResolveDisputeRequest: {
+                        outcome: { required: true, type: () => String, enum: ["won", "lost"] }
+                    },
+                    DisputeEvidenceResponse: {
+                        customer_email: { required: true, type: () => String },
+                        customer_name: { required: true, type: () => String },
+                        customer_phone: { required: true, type: () => String },
+                        service_details: { required: true, type: () => String },
+                        service_date: { required: true, type: () => String, nullable: true },
+                        delivery_date: { required: true, type: () => String, nullable: true },
+                        delivery_address: { required: true, type: () => String, nullable: true },
+                        explanation: { required: true, type: () => String, nullable: true },
+                        file_urls: { required: true, type: () => [String] }
+                    },
+                    DisputeResponse: {
+                        reference: { required: true, type: () => String, description: "`DSP_\u2026`" },
+                        payment_reference: { required: true, type: () => String },
+                        amount: { required: true, type: () => Number, description: "The amount the customer disputes (major unit)." },
+                        amount_held: { required: true, type: () => Number, description: "What the wallet holds for it while it is open or under review (at most `amount`; less when the available balance could not cover it)." },
+                        currency: { required: true, type: () => String },
+                        reason: { required: true, type: () => String, nullable: true },
+                        status: { required: true, type: () => String, enum: ["open", "under_review", "won", "lost"] },
+                        evidence: { required: true, type: () => contracts.DisputeEvidenceResponse, nullable: true },
+                        evidence_due_at: { required: true, type: () => String, description: "The deadline for evidence: an `open` dispute still without evidence then is `lost`.", format: "date-time" },
+                        submitted_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+                        resolved_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+                        created_at: { required: true, type: () => String, format: "date-time" }
+                    },
                     PaymentSplitRequest: {
                         subaccount: { required: true, type: () => String, minLength: 1, maxLength: 64 },
                         share: { required: true, type: () => Number, description: "A fraction of the amount, > 0, at most 4 decimal places (checked exactly by the service)." }
@@ -350,6 +392,54 @@ export default async () => ({
                         created_at: { required: true, type: () => String, format: "date-time" },
                         completed_at: { required: true, type: () => String, nullable: true, description: "When the last item was done.", format: "date-time" }
                     },
+                    CreateVirtualAccountRequest: {
+                        customer_reference: { required: true, type: () => String, description: "The customer (`CUS_\u2026`) the account is for. The customer needs a first and a last name (its\n`name`) and a `phone`: the provider requires them for a dedicated account.", example: "CUS_6f1c2a9e0b7d4c3a8e51", minLength: 1, maxLength: 100 }
+                    },
+                    ListVirtualAccountsQuery: {
+                        status: { required: false, type: () => String, enum: ["active", "inactive"] },
+                        customer: { required: false, type: () => String, description: "A customer reference (`CUS_\u2026`).", maxLength: 100 }
+                    },
+                    VirtualAccountResponse: {
+                        id: { required: true, type: () => String, description: "`va_\u2026`, used in paths." },
+                        account_number: { required: true, type: () => String, description: "The number the customer pays into by bank transfer." },
+                        account_name: { required: true, type: () => String },
+                        bank_name: { required: true, type: () => String },
+                        customer_reference: { required: true, type: () => String },
+                        currency: { required: true, type: () => String, description: "Always `NGN`: dedicated accounts are naira accounts." },
+                        status: { required: true, type: () => String, enum: ["active", "inactive"] },
+                        created_at: { required: true, type: () => String, format: "date-time" },
+                        deactivated_at: { required: true, type: () => String, nullable: true, format: "date-time" }
+                    },
+                    VirtualAccountDepositResponse: {
+                        reference: { required: true, type: () => String, description: "`vad_\u2026`, the deposit's own reference (the ledger entries carry it)." },
+                        virtual_account_id: { required: true, type: () => String },
+                        customer_reference: { required: true, type: () => String },
+                        amount: { required: true, type: () => Number, description: "What the sender transferred (major unit)." },
+                        currency: { required: true, type: () => String },
+                        platform_fee: { required: true, type: () => Number, description: "The platform's fee on the deposit (decisions.md: the same flat fee as a payment)." },
+                        provider_fee: { required: true, type: () => Number, description: "The provider's fee, as the provider reported it." },
+                        net_amount: { required: true, type: () => Number, description: "amount \u2212 platform_fee \u2212 provider_fee: what the wallet gained." },
+                        sender_name: { required: true, type: () => String, nullable: true, description: "As the sender's bank reported them; null when it did not." },
+                        sender_bank: { required: true, type: () => String, nullable: true },
+                        paid_at: { required: true, type: () => String, description: "When the provider received the money.", format: "date-time" },
+                        created_at: { required: true, type: () => String, format: "date-time" }
+                    },
+                    SandboxVirtualAccountDepositRequest: {
+                        amount: { required: true, type: () => Number, description: "Major unit, NGN, > 0, at most 2 decimals.", example: 5000 },
+                        sender_name: { required: false, type: () => String, description: "Shown as the sender; the simulator's default when omitted.", minLength: 1, maxLength: 100 }
+                    },
+                    AdminUnmatchedDepositResponse: {
+                        reference: { required: true, type: () => String },
+                        mode: { required: true, type: () => String },
+                        account_number: { required: true, type: () => String, nullable: true, description: "The account number the money was sent to, as the provider reported it; null when it did not say." },
+                        amount: { required: true, type: () => Number },
+                        currency: { required: true, type: () => String },
+                        provider_fee: { required: true, type: () => Number, nullable: true },
+                        sender_name: { required: true, type: () => String, nullable: true },
+                        sender_bank: { required: true, type: () => String, nullable: true },
+                        paid_at: { required: true, type: () => String, format: "date-time" },
+                        created_at: { required: true, type: () => String, format: "date-time" }
+                    },
                     CreateWebhookRequest: {
                         url: { required: true, type: () => String, maxLength: 2048 },
                         events: { required: true, type: () => String, minItems: 1, enum: ["payment.success", "payment.failed", "refund.completed", "transfer.success", "transfer.failed", "withdrawal.completed", "customer.created", "virtual_account.credited", "subscription.charged", "subscription.charge_failed", "subscription.cancelled", "subscription.paused", "invoice.paid", "invoice.partially_paid", "invoice.overdue", "dispute.created", "dispute.won", "dispute.lost", "batch.completed"], isArray: true },
@@ -521,7 +611,7 @@ export default async () => ({
                         name: { required: true, type: () => String, nullable: true },
                         hint: { required: true, type: () => String, description: "Prefix and last four characters; the key itself is never shown again." },
                         scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true },
-                        status: { required: true, type: () => String, enum: ["expired", "active", "expiring", "revoked"] },
+                        status: { required: true, type: () => String, enum: ["active", "expired", "expiring", "revoked"] },
                         created_at: { required: true, type: () => String, format: "date-time" },
                         expires_at: { required: true, type: () => String, nullable: true, format: "date-time" },
                         revoked_at: { required: true, type: () => String, nullable: true, format: "date-time" },

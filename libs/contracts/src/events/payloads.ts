@@ -1,10 +1,12 @@
 import type { Mode } from '../common';
 import type { CustomerResponse } from '../customers/customer.dto';
+import type { DisputeResponse } from '../disputes/dispute.dto';
 import type { PaymentBatchResponse, PaymentResponse } from '../payments/payment.dto';
 import type { RefundResponse } from '../refunds/refund.dto';
 import type { SettlementResponse } from '../settlements/settlement.dto';
 import type { TransferResponse } from '../transfers/transfer.dto';
 import type { TransferBatchResponse } from '../transfers/transfer-batch.dto';
+import type { VirtualAccountDepositResponse } from '../virtual-accounts/virtual-account.dto';
 import type { EventName, TEST_EVENT_NAME } from './catalog';
 
 /*
@@ -32,6 +34,18 @@ export type TransferEventData = TransferResponse;
 
 /** `withdrawal.completed`: the settlement as `GET /wallet/settlements/{reference}` returns it, status `completed`. */
 export type WithdrawalEventData = SettlementResponse;
+
+/**
+ * `dispute.created` (status `open`), `dispute.won` (status `won`) and `dispute.lost` (status
+ * `lost`): the dispute as `GET /disputes/{reference}` returns it when the change commits.
+ */
+export type DisputeEventData = DisputeResponse;
+
+/**
+ * `virtual_account.credited`: a bank transfer into a virtual account, once the wallet was credited,
+ * as `GET /virtual-accounts/{id}/deposits` lists it.
+ */
+export type VirtualAccountCreditedEventData = VirtualAccountDepositResponse;
 
 /** `customer.created`: the customer as `GET /customers/{reference}` returns it. */
 export type CustomerEventData = CustomerResponse;
@@ -63,7 +77,7 @@ export interface EventDataMap {
   'transfer.failed': TransferEventData;
   'withdrawal.completed': WithdrawalEventData;
   'customer.created': CustomerEventData;
-  'virtual_account.credited': never;
+  'virtual_account.credited': VirtualAccountCreditedEventData;
   'subscription.charged': never;
   'subscription.charge_failed': never;
   'subscription.cancelled': never;
@@ -71,9 +85,9 @@ export interface EventDataMap {
   'invoice.paid': never;
   'invoice.partially_paid': never;
   'invoice.overdue': never;
-  'dispute.created': never;
-  'dispute.won': never;
-  'dispute.lost': never;
+  'dispute.created': DisputeEventData;
+  'dispute.won': DisputeEventData;
+  'dispute.lost': DisputeEventData;
   'batch.completed': BatchEventData;
 }
 

@@ -27,7 +27,9 @@ export type PlatformPermission =
   /** See every account's settlements (the approval queue). */
   | 'platform:settlements:read'
   /** Approve or reject settlements. */
-  | 'platform:settlements:approve';
+  | 'platform:settlements:approve'
+  /** See bank transfers into dedicated accounts that matched no virtual account. */
+  | 'platform:deposits:read';
 
 const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
   viewer: ['account:read'],
@@ -37,9 +39,9 @@ const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
 };
 
 const PLATFORM_MATRIX: Record<PlatformRole, readonly PlatformPermission[]> = {
-  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write', 'platform:settlements:read', 'platform:settlements:approve'],
+  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write', 'platform:settlements:read', 'platform:settlements:approve', 'platform:deposits:read'],
   // Approves settlements and may read fees, never change them.
-  financial_secretary: ['platform:fees:read', 'platform:settlements:read', 'platform:settlements:approve'],
+  financial_secretary: ['platform:fees:read', 'platform:settlements:read', 'platform:settlements:approve', 'platform:deposits:read'],
 };
 
 export function accountRoleAllows(role: AccountRole, permission: AccountPermission): boolean {

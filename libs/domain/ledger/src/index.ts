@@ -3,6 +3,7 @@ export { LedgerService } from './ledger.service';
 export { LedgerDuplicatePostingError, LedgerUnbalancedError } from './ledger.errors';
 export { toLedgerEntryResponse, toWalletBalanceResponse } from './ledger.mapper';
 export {
+  chargebackLossLines,
   paymentSuccessLines,
   payoutReturnLines,
   refundLines,
@@ -11,6 +12,7 @@ export {
   reserveLines,
   settleReservedLines,
   virtualAccountCreditLines,
+  virtualAccountDepositLines,
   type PaymentSuccessAmounts,
   type SplitShareAmount,
 } from './posting-lines';

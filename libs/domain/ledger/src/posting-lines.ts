@@ -79,6 +79,29 @@ export function virtualAccountCreditLines(amount: Amount, description = 'Virtual
   return transfer('provider_clearing', 'wallet', amount, 'virtual_account_credit', description);
 }
 
+/**
+ * A lost chargeback: the amount held for the dispute leaves the reserved bucket back to the
+ * provider, which returned it to the customer (a `debit`).
+ */
+export function chargebackLossLines(amount: Amount, description = 'Dispute lost: chargeback debited'): PostingLine[] {
+  return [
+    { account: 'wallet', bucket: 'reserved', entryType: 'debit', amount: amount.negate(), description },
+    { account: 'provider_clearing', entryType: 'debit', amount, description },
+  ];
+}
+
+/**
+ * A deposit into a dedicated virtual account credits the wallet with what the sender transferred,
+ * and the wallet pays the provider's and the platform's fees out of it (as a payment does).
+ */
+export function virtualAccountDepositLines({ amount, platformFee, providerFee }: Omit<PaymentSuccessAmounts, 'shares'>): PostingLine[] {
+  return [
+    ...virtualAccountCreditLines(amount),
+    ...transfer('wallet', 'platform_fees', platformFee, 'fee', 'Platform fee'),
+    ...transfer('wallet', 'provider_fees', providerFee, 'fee', 'Provider fee'),
+  ];
+}
+
 /** `amount` leaves `from` and enters `to` (wallet lines in the available bucket). */
 function transfer(from: 'wallet' | SystemAccount, to: 'wallet' | SystemAccount, amount: Amount, entryType: EntryType, description: string): PostingLine[] {
   if (amount.isZero()) return [];

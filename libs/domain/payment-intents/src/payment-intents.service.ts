@@ -145,12 +145,13 @@ export class PaymentIntentsService {
   /**
    * Cancels the hold (no fee) and releases it at the provider. A release that fails is owed and
    * retried by the upkeep scan; the intent is `canceled` either way.
-   * @throws payment_intent_not_found, invalid_state (also while a capture is in progress)
+   * @throws payment_intent_not_found, invalid_state (not awaiting capture — a second cancel included — or a capture is in progress)
    */
   async cancel(ctx: DeveloperContext, reference: string): Promise<PaymentIntentEntity> {
     const intent = await inTransaction(this.dataSource, async (manager) => {
       const locked = await this.lock(manager, ctx, reference);
-      if (locked.status === 'canceled') return locked;
+      // A second cancel is a forbidden move like any other (409 naming `canceled`, decisions.md);
+      // a release it would have retried is the upkeep scan's.
       if (locked.status === 'capturing') {
         throw new DomainError('invalid_state', 'A capture of this hold is in progress, so it can no longer be cancelled; retry the capture to finish it.');
       }

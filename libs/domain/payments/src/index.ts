@@ -1,5 +1,5 @@
 export { PaymentsModule } from './payments.module';
-export { PaymentsService, parseRequestCurrency, type CapturePayment, type InitializePayment, type PaymentKeyScope, type PaymentListQuery } from './payments.service';
+export { PaymentsService, parseRequestCurrency, type CallbackPayment, type CapturePayment, type InitializePayment, type PaymentKeyScope, type PaymentListQuery } from './payments.service';
 export { PaymentConfirmationService } from './payment-confirmation.service';
 export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
 export { PaymentRefundBalanceService, type RefundReservation } from './payment-refund-balance.service';
@@ -9,4 +9,4 @@ export { SavedCardsService, type SavedCard } from './saved-cards.service';
 export { toPaymentResponse, type PaymentView } from './payment.mapper';
 export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
 export { isProviderRefusal } from './provider-refusal';
-export { amountLimits } from './payment-config';
+export { amountLimits, defaultPlatformFee } from './payment-config';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PaymentStatus } from '@gateway/contracts';
+import type { Mode, PaymentStatus } from '@gateway/contracts';
 import { CustomersService } from '@gateway/domain/customers';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { SubaccountsService } from '@gateway/domain/subaccounts';
@@ -27,6 +27,16 @@ import type { PaymentEntity } from './payment.entity';
 import { checkoutIsOpen } from './payment-status';
 import { PaymentsRepository } from './payments.repository';
 import { SavedCardsService } from './saved-cards.service';
+
+/** A payment as a provider callback needs it: whose it is, and what was paid. */
+export interface CallbackPayment {
+  id: string;
+  developerId: string;
+  reference: string;
+  status: PaymentStatus;
+  amount: Amount;
+  currency: Currency;
+}
 
 export interface InitializePayment {
   amount: number;
@@ -221,6 +231,15 @@ export class PaymentsService {
       })) ?? (await this.repository.findView(ctx, capture.reference, manager))?.payment;
     if (!payment) throw new Error(`payment intent ${capture.reference}: its payment could not be created`);
     return payment;
+  }
+
+  /**
+   * The payment a provider callback names (disputes), whose tenant the callback does not know:
+   * null when no payment of that mode has the reference (not ours).
+   */
+  async findForProviderCallback(mode: Mode, reference: string): Promise<CallbackPayment | null> {
+    const payment = await this.repository.findByReference(mode, reference);
+    return payment && { id: payment.id, developerId: payment.developerId, reference: payment.reference, status: payment.status, amount: payment.amount, currency: payment.currency };
   }
 
   /** @throws payment_not_found (also for another developer's or the other mode's payment) */

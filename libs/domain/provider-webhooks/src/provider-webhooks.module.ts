@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DisputesModule } from '@gateway/domain/disputes';
 import { PaymentsModule } from '@gateway/domain/payments';
 import { RefundsModule } from '@gateway/domain/refunds';
 import { SettlementsModule } from '@gateway/domain/settlements';
 import { TransfersModule } from '@gateway/domain/transfers';
+import { VirtualAccountsModule } from '@gateway/domain/virtual-accounts';
 import { ProviderModule } from '@gateway/provider';
 import { ProviderEventEntity } from './provider-event.entity';
 import { ProviderEventsRepository } from './provider-events.repository';
@@ -14,7 +16,7 @@ import { ProviderWebhooksService } from './provider-webhooks.service';
  * module they concern. It sits above the money-in flows, so none of them needs another.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, SettlementsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, SettlementsModule, DisputesModule, VirtualAccountsModule, ProviderModule],
   providers: [ProviderEventsRepository, ProviderWebhooksService],
   exports: [ProviderWebhooksService],
 })

@@ -1,9 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
+import { DisputeOutcomesService } from '@gateway/domain/disputes';
 import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
 import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/domain/settlements';
 import { TransfersService } from '@gateway/domain/transfers';
+import { VirtualAccountDepositsService } from '@gateway/domain/virtual-accounts';
 import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
 import { Clock, DomainError, sha256Hex } from '@gateway/platform';
 import { ProviderEventsRepository } from './provider-events.repository';
@@ -17,7 +19,7 @@ const STALE_CLAIM_MS = 2 * 60_000;
 
 /**
  * The provider's signed callbacks (table `provider_events`), routed to the module each concerns:
- * a charge to payments' confirmation, a refund to refunds, a payout to transfers or settlements. Each is processed once — a redelivery is recognised by the
+ * a charge to payments' confirmation, a refund to refunds, a payout to transfers or settlements, a chargeback to disputes. Each is processed once — a redelivery is recognised by the
  * digest of its body — and drives the same code path as verify: the provider is asked again, so a
  * callback can never credit more, or differently, than verify would.
  *
@@ -38,6 +40,8 @@ export class ProviderWebhooksService {
     private readonly refunds: RefundsService,
     private readonly transfers: TransfersService,
     private readonly settlements: SettlementPayoutsService,
+    private readonly disputes: DisputeOutcomesService,
+    private readonly deposits: VirtualAccountDepositsService,
     private readonly clock: Clock,
   ) {}
 
@@ -78,14 +82,16 @@ export class ProviderWebhooksService {
   }
 
   private async process(event: ProviderWebhook): Promise<void> {
-    if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
+    // A bank transfer into a dedicated account is a `charge.success` too, under a reference the provider made up.
+    if (event.kind === 'charge' && event.data.channel === 'dedicated_nuban') await this.deposits.onProviderDeposit(event.mode, event.data);
+    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
     else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
+    else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data);
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);
     } else {
-      // Disputes are read by their calls until their capability acts on callbacks.
       this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
     }
   }

@@ -1,6 +1,7 @@
 import type {
   ProviderAuthorization,
   ProviderBank,
+  ProviderBankTransfer,
   ProviderDedicatedAccount,
   ProviderDispute,
   ProviderDisputeEvidence,
@@ -46,6 +47,8 @@ function transactionStatus(status: string): ProviderTransactionStatus {
 
 export function toProviderTransaction(value: unknown): ProviderTransaction {
   const wire = asObject(value, 'transaction');
+  // Only deposits carry it, so every other transaction reads exactly as before.
+  const bankTransfer = toProviderBankTransfer(wire);
   const customer = wire['customer'] && typeof wire['customer'] === 'object' ? (wire['customer'] as WireObject) : {};
   return {
     providerId: requiredString(wire, 'id'),
@@ -60,6 +63,22 @@ export function toProviderTransaction(value: unknown): ProviderTransaction {
     authorization: toProviderAuthorization(wire['authorization']),
     customerCode: optionalString(customer, 'customer_code'),
     channel: optionalString(wire, 'channel'),
+    ...(bankTransfer && { bankTransfer }),
+  };
+}
+
+/** The sender and the receiving dedicated account of a `dedicated_nuban` transaction; null for any other channel. */
+function toProviderBankTransfer(wire: WireObject): ProviderBankTransfer | null {
+  if (optionalString(wire, 'channel') !== 'dedicated_nuban') return null;
+  const objectAt = (value: unknown): WireObject => (value && typeof value === 'object' ? (value as WireObject) : {});
+  const authorization = objectAt(wire['authorization']);
+  return {
+    receiverAccountNumber:
+      optionalString(authorization, 'receiver_bank_account_number') ??
+      optionalString(objectAt(wire['metadata']), 'receiver_account_number') ??
+      optionalString(objectAt(wire['dedicated_account']), 'account_number'),
+    senderName: optionalString(authorization, 'sender_name'),
+    senderBank: optionalString(authorization, 'sender_bank'),
   };
 }
 

@@ -4,6 +4,7 @@ import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
 import { LedgerModule } from '@gateway/domain/ledger';
 import { SettlementsModule } from '@gateway/domain/settlements';
+import { VirtualAccountsModule } from '@gateway/domain/virtual-accounts';
 import { PasswordLoginGuard } from './auth/password-login.guard';
 import { PortalGuard } from './auth/portal.guard';
 import { TotpGuard } from './auth/require-totp';
@@ -18,10 +19,11 @@ import { PortalRequestLogsController } from './portal-request-logs.controller';
 import { PortalTeamController } from './portal-team.controller';
 import { PortalSettlementsController } from './portal-settlements.controller';
 import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
+import { PortalAdminDepositsController } from './portal-admin-deposits.controller';
 
 /** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
@@ -32,6 +34,7 @@ import { PortalAdminSettlementsController } from './portal-admin-settlements.con
     PortalAdminController,
     PortalSettlementsController,
     PortalAdminSettlementsController,
+    PortalAdminDepositsController,
     PortalDevMailboxController,
   ],
   providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],

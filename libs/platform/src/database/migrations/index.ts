@@ -23,6 +23,8 @@ import { RenamePaymentRequestFingerprint1764001400000 } from './1764001400000-Re
 import { CreateTransfers1764001500000 } from './1764001500000-CreateTransfers';
 import { CreateTransferBatches1764001600000 } from './1764001600000-CreateTransferBatches';
 import { CreateSettlements1764001700000 } from './1764001700000-CreateSettlements';
+import { CreateVirtualAccounts1764001800000 } from './1764001800000-CreateVirtualAccounts';
+import { CreateDisputes1764001900000 } from './1764001900000-CreateDisputes';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -51,4 +53,6 @@ export const MIGRATIONS = [
   CreateTransfers1764001500000,
   CreateTransferBatches1764001600000,
   CreateSettlements1764001700000,
+  CreateVirtualAccounts1764001800000,
+  CreateDisputes1764001900000,
 ];
