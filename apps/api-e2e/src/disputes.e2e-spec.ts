@@ -1,8 +1,12 @@
 import { DisputesService } from '@gateway/domain/disputes';
+import { verifySignatureHeader } from '@gateway/domain/webhooks';
+import { randomBytes } from 'node:crypto';
 import { Amount } from '@gateway/platform';
 import { http } from './support/http';
 import { createMerchant, type TestMerchant } from './support/merchants';
-import { buyer, eventsFor, paidPayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { buyer, eventsFor, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from './support/payments';
+import { startScheduler } from './support/scheduler-process';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
 /** Exact cents, as the gateway computes them (no float arithmetic in expectations either). */
@@ -18,6 +22,8 @@ const evidence = {
   explanation: 'The customer used the plan for three months before disputing.',
   file_urls: ['https://merchant.example.com/receipts/42.pdf'],
 };
+
+const ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;
 
 describe('disputes', () => {
   let h: PaymentsHarness;
@@ -58,7 +64,8 @@ describe('disputes', () => {
 
   beforeAll(async () => {
     // A database of its own: the deadline test runs the expiry scan, which must not lose other files' disputes.
-    h = await startPaymentsHarness({}, { ownDatabase: true });
+    // One encryption key with the scheduler that delivers the events (it decrypts endpoint secrets).
+    h = await startPaymentsHarness({ ENCRYPTION_KEYS: ENCRYPTION_KEYS }, { ownDatabase: true });
   });
   afterAll(async () => {
     await h?.close();
@@ -216,4 +223,30 @@ describe('disputes', () => {
     const late = await api(open.merchant, 'PATCH', `/disputes/${open.dispute.reference}`, evidence);
     expect([late.status, late.body.code, late.body.message]).toEqual([409, 'invalid_state', expect.stringContaining('lost')]);
   });
+
+  it("delivers dispute.created and dispute.won to the merchant's endpoint, signed with its secret", async () => {
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    const scheduler = await startScheduler(schedulerEnvFor(h, { ENCRYPTION_KEYS }));
+    try {
+      const merchant = await createMerchant(h.gateway);
+      const endpoint = await api(merchant, 'POST', '/webhooks', { url: `${url}/hooks`, events: ['dispute.created', 'dispute.won', 'dispute.lost'], webhook_version: 'v2' });
+      expect(endpoint.status).toBe(201);
+      const { dispute } = await disputed(2_000, { merchant });
+      expect((await api(merchant, 'PATCH', `/disputes/${dispute.reference}`, evidence)).body.data.status).toBe('under_review');
+      expect((await api(merchant, 'POST', `/sandbox/disputes/${dispute.reference}/resolve`, { outcome: 'won' })).body.data.status).toBe('won');
+      await receiver.waitFor(2, 30_000);
+      const hooks = receiver.received.map((hook) => ({ hook, body: JSON.parse(hook.body) as { event: string; data: { reference: string; status: string } } }));
+      expect(hooks.map(({ body }) => [body.event, body.data.reference, body.data.status]).sort()).toEqual([
+        ['dispute.created', dispute.reference, 'open'],
+        ['dispute.won', dispute.reference, 'won'],
+      ]);
+      for (const { hook } of hooks) {
+        expect(verifySignatureHeader(endpoint.body.data.secret, String(hook.headers['x-gateway-signature']), hook.body, Math.floor(Date.now() / 1000))).toBe(true);
+      }
+    } finally {
+      await scheduler.stop();
+      await receiver.close();
+    }
+  }, 90_000);
 });

@@ -52,6 +52,7 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'POST /api/v1/sandbox/payments/:reference/complete': 'sandbox:write',
   'POST /api/v1/sandbox/scans/abandoned-payments/run': 'sandbox:write',
   'GET /checkout/:reference': 'public',
+  'GET /checkout/holds/:reference': 'public',
   'POST /api/provider/webhooks': 'public',
   'GET /api/v1/wallet/balance': 'wallet:read',
   'GET /api/v1/wallet/ledger': 'wallet:read',

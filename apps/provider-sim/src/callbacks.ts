@@ -11,7 +11,9 @@ export type CallbackEvent =
   | 'refund.processed'
   | 'refund.failed'
   | 'charge.dispute.create'
-  | 'charge.dispute.resolve';
+  | 'charge.dispute.resolve'
+  /** Simulator event: the customer authorized an authorize-only checkout (Paystack documents no such callback). */
+  | 'preauthorization.authorized';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 

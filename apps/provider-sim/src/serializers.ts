@@ -141,7 +141,7 @@ export function misreportedTransaction<T extends { amount: number; currency: str
  * `gateway_response` an object, `status` one of authorized / captured / released / failed.
  */
 export function holdToWire(account: Account, hold: HoldRecord) {
-  const authorization = account.authorizations.find(hold.authorizationCode);
+  const authorization = hold.authorizationCode === null ? undefined : account.authorizations.find(hold.authorizationCode);
   const customer = authorization ? account.customers.findByCode(authorization.customerCode) : undefined;
   const capture = hold.status === 'captured' ? account.transactions.findByReference(hold.reference) : undefined;
   return {
@@ -162,6 +162,8 @@ export function holdToWire(account: Account, hold: HoldRecord) {
     captured_at: iso(hold.capturedAt),
     released_at: iso(hold.releasedAt),
     created_at: iso(hold.createdAt),
+    // Simulator extension (authorize-only checkout): when the customer authorized it.
+    ...(hold.accessCode ? { authorized_at: iso(hold.authorizedAt ?? null) } : {}),
     expiry_date: null,
     expire_action: 'release',
   };

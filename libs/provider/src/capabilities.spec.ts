@@ -20,6 +20,8 @@ describe('provider capabilities per currency', () => {
       expect(paystack.currenciesFor('transfers')).toEqual(['NGN', 'GHS', 'ZAR', 'KES']);
       expect(paystack.supports('transfers', 'USD')).toBe(false);
       expect(paystack.currenciesFor('dedicated_accounts')).toEqual(['NGN']);
+      // Paystack has no authorize-only checkout: a hold for a customer without a saved card is refused up front.
+      expect(paystack.currenciesFor('hold_checkouts')).toEqual([]);
     });
 
     it('an account with NGN only: no GHS payments, no holds at all', () => {
@@ -68,7 +70,7 @@ describe('provider capabilities per currency', () => {
 
   it("the adapter advertises each mode's account, and a test can replace what a mode advertises", () => {
     const provider = adapterFor('http://127.0.0.1:9', 1_000, undefined, {
-      capabilities: { live: new ProviderCapabilities('paystack', ['NGN'], { payments: 'all', refunds: 'all', disputes: 'all', holds: [], transfers: [], dedicated_accounts: [] }) },
+      capabilities: { live: new ProviderCapabilities('paystack', ['NGN'], { payments: 'all', refunds: 'all', disputes: 'all', holds: [], hold_checkouts: [], transfers: [], dedicated_accounts: [] }) },
     });
     expect(provider.capabilities('test').supports('holds', 'NGN')).toBe(true);
     expect(provider.capabilities('live').supports('holds', 'NGN')).toBe(false);

@@ -5,7 +5,7 @@ import { DomainError, PAYSTACK_CURRENCIES, type ProviderProfile } from '@gateway
  * refused with `capability_not_supported` (422) before anything is written or sent — never a
  * half-done operation. See docs/provider-adapter.md#capabilities.
  */
-export const PROVIDER_CAPABILITIES = ['payments', 'refunds', 'holds', 'transfers', 'dedicated_accounts', 'disputes'] as const;
+export const PROVIDER_CAPABILITIES = ['payments', 'refunds', 'holds', 'hold_checkouts', 'transfers', 'dedicated_accounts', 'disputes'] as const;
 export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
 
 /** Currencies a capability is limited to by the provider, whatever the account enables; `all` = no limit. */
@@ -22,13 +22,16 @@ const TRANSFER_CURRENCIES = ['NGN', 'GHS', 'ZAR', 'KES'];
  *   "Creating Transfer Recipients" gives a recipient type for each); USD has none;
  * - dedicated accounts: "only available to registered businesses in Nigeria" (guide "Dedicated
  *   Virtual Accounts"): NGN;
- * - payments, refunds and disputes: every currency the account serves.
+ * - payments, refunds and disputes: every currency the account serves;
+ * - hold checkouts (a hold for a customer with no saved card, authorized on the hosted page): none —
+ *   Paystack documents no authorize-only checkout; the simulator's is its own extension.
  */
 export const PAYSTACK_RULES: CapabilityRules = {
   payments: 'all',
   refunds: 'all',
   disputes: 'all',
   holds: ['ZAR'],
+  hold_checkouts: [],
   transfers: TRANSFER_CURRENCIES,
   dedicated_accounts: ['NGN'],
 };
@@ -42,6 +45,7 @@ export const SIMULATOR_RULES: CapabilityRules = {
   refunds: 'all',
   disputes: 'all',
   holds: 'all',
+  hold_checkouts: 'all',
   transfers: TRANSFER_CURRENCIES,
   dedicated_accounts: ['NGN'],
 };
@@ -50,6 +54,7 @@ const DESCRIPTIONS: Readonly<Record<ProviderCapability, string>> = {
   payments: 'Payments',
   refunds: 'Refunds',
   holds: 'Authorization holds',
+  hold_checkouts: 'Authorization holds for customers without a saved card',
   transfers: 'Transfers',
   dedicated_accounts: 'Dedicated virtual accounts',
   disputes: 'Disputes',

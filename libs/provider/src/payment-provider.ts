@@ -11,6 +11,7 @@ import type {
   DisputeEvidenceInput,
   FinalizeTransferInput,
   InitializedTransaction,
+  InitializeHoldCheckoutInput,
   InitializeTransactionInput,
   InitiateTransferInput,
   ProviderBank,
@@ -70,6 +71,14 @@ export abstract class PaymentProvider {
    * status `failed`. Retrying the same hold under the same reference answers the hold placed.
    */
   abstract reserveAuthorization(mode: Mode, input: ReserveAuthorizationInput): Promise<ProviderHold>;
+
+  /**
+   * Starts an authorize-only hosted checkout for a customer with no saved card (capability
+   * `hold_checkouts`: the simulator only). Once the customer authorizes, the hold under our
+   * `reference` is `reserved` — read it with `verifyAuthorization`, which then names the new card —
+   * and is captured or released like any other. Repeating it answers the checkout already opened.
+   */
+  abstract initializeHoldCheckout(mode: Mode, input: InitializeHoldCheckoutInput): Promise<InitializedTransaction>;
 
   /** Captures (part of) a hold; the capture becomes a successful transaction under the hold's reference. */
   abstract captureAuthorization(mode: Mode, input: CaptureAuthorizationInput): Promise<ProviderHold>;

@@ -104,6 +104,30 @@ describe('PaystackHttpProvider: holds and refunds (over HTTP against the simulat
       await expect(astray.captureAuthorization('test', { reference })).rejects.not.toBeInstanceOf(ProviderRejectedError);
       expect(await provider.verifyAuthorization('test', reference)).toMatchObject({ status: 'reserved' });
     });
+
+    it('hold checkout: pending until the customer authorizes on the page, then reserved with the new card, and capturable', async () => {
+      const reference = uniqueReference('hold');
+      const input = { reference, email: 'new-customer@example.com', amount: ngn('1500.00'), currency: 'NGN' as const };
+      const checkout = await provider.initializeHoldCheckout('test', input);
+      expect(checkout.authorizationUrl).toBe(`${sim.url()}/checkout/${checkout.accessCode}`);
+      expect(await provider.initializeHoldCheckout('test', input)).toEqual(checkout); // a retry answers the same checkout
+      expect(await provider.verifyAuthorization('test', reference)).toMatchObject({ status: 'pending', authorization: null });
+
+      expect(await payCheckoutWithCard(checkout.authorizationUrl, '4084084084084081')).toBe(200);
+      const held = await provider.verifyAuthorization('test', reference);
+      expect(held).toMatchObject({ reference, status: 'reserved', authorization: { reusable: true, last4: '4081' } });
+      expect(held?.amount.toString()).toBe('1500.00');
+      const captured = await provider.captureAuthorization('test', { reference, currency: 'NGN' });
+      expect([captured.status, captured.amount.toString()]).toEqual(['captured', '1500.00']);
+    });
+
+    it('hold checkout: a different request under the same reference is refused', async () => {
+      const reference = uniqueReference('hold');
+      await provider.initializeHoldCheckout('test', { reference, email: 'new-customer@example.com', amount: ngn('10.00'), currency: 'NGN' });
+      await expect(provider.initializeHoldCheckout('test', { reference, email: 'new-customer@example.com', amount: ngn('11.00'), currency: 'NGN' })).rejects.toBeInstanceOf(
+        ProviderRejectedError,
+      );
+    });
   });
 
   describe('refunds', () => {

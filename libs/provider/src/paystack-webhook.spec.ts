@@ -110,6 +110,21 @@ describe('PaystackHttpProvider.parseWebhook: signed provider callbacks (delivere
     expect(provider.parseWebhook(resolved.rawBody, resolved.signature)).toMatchObject({ event: 'charge.dispute.resolve', data: { status: 'won' } });
   });
 
+  it('preauthorization.authorized (the simulator\'s hold checkout) → the reserved hold with the new card', async () => {
+    const reference = uniqueReference('hold');
+    const checkout = await provider.initializeHoldCheckout('test', { reference, email: 'new@example.com', amount: ngn('25.00'), currency: 'NGN' });
+    const [authorized] = await callbacksOf(async () => {
+      const page = await fetch(`${checkout.authorizationUrl}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'card=4084084084084081' });
+      await page.text();
+    });
+    expect(provider.parseWebhook(authorized.rawBody, authorized.signature)).toMatchObject({
+      mode: 'test',
+      event: 'preauthorization.authorized',
+      kind: 'hold',
+      data: { reference, status: 'reserved', authorization: { reusable: true } },
+    });
+  });
+
   describe('refuses what the provider did not sign', () => {
     let genuine: Received;
     beforeAll(async () => {

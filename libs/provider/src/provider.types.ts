@@ -92,7 +92,8 @@ export interface ChargeAuthorizationInput {
 
 export type ReserveAuthorizationInput = Omit<ChargeAuthorizationInput, 'metadata'>;
 
-export type ProviderHoldStatus = 'reserved' | 'captured' | 'released' | 'failed';
+/** `pending`: an authorize-only checkout (initializeHoldCheckout) the customer has not authorized yet. */
+export type ProviderHoldStatus = 'pending' | 'reserved' | 'captured' | 'released' | 'failed';
 
 /**
  * A hold (pre-authorization) on a saved card, named by our reference. Paystack's `authorized`
@@ -109,6 +110,17 @@ export interface ProviderHold {
   /** Provider fee of the capture; null before. */
   fee: Amount | null;
   gatewayResponse: string | null;
+  /** The card held, when the answer names one (verify does): how a hold checkout's new card is saved. */
+  authorization?: ProviderAuthorization | null;
+}
+
+/** An authorize-only hosted checkout for a customer with no saved card: the hold is placed once they authorize. */
+export interface InitializeHoldCheckoutInput {
+  /** Our reference: the hold's, once authorized. */
+  reference: string;
+  email: string;
+  amount: Amount;
+  currency: Currency;
 }
 
 export interface CaptureAuthorizationInput {
@@ -362,6 +374,8 @@ export type ProviderWebhook = { mode: Mode; event: string } & (
   | { kind: 'refund'; data: ProviderRefundNotice }
   | { kind: 'transfer'; data: ProviderTransfer }
   | { kind: 'dispute'; data: ProviderDispute }
+  /** The simulator's `preauthorization.authorized`: a customer authorized a hold checkout. */
+  | { kind: 'hold'; data: ProviderHold }
   /**
    * Authentic, but an event the gateway does not act on, or one whose payload it could not read
    * (`problem` says why): acknowledge and log, never refuse (the provider would retry forever).

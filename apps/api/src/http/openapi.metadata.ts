@@ -514,7 +514,7 @@ export default async () => ({
                         email: { required: true, type: () => String, maxLength: 254, format: "email" },
                         capture_method: { required: true, type: () => String, enum: ["manual"] },
                         currency: { required: false, type: () => String, description: "NGN by default; one the mode's provider account cannot hold in (with Paystack: anything but ZAR)\nis 422 `capability_not_supported`.", example: "NGN" },
-                        authorization_code: { required: false, type: () => String, description: "The saved card to hold; default: the customer's last reusable card.", pattern: "^AUTH_[A-Za-z0-9]{1,64}$" },
+                        authorization_code: { required: false, type: () => String, description: "The saved card to hold; default: the customer's last reusable card. With neither, the intent is\n`requires_action`: the customer authorizes the hold at `authorization_url`.", pattern: "^AUTH_[A-Za-z0-9]{1,64}$" },
                         metadata: { required: false, type: () => Object, additionalProperties: true }
                     },
                     CapturePaymentIntentRequest: {
@@ -522,15 +522,16 @@ export default async () => ({
                     },
                     PaymentIntentResponse: {
                         intent_reference: { required: true, type: () => String },
-                        status: { required: true, type: () => String, enum: ["succeeded", "requires_capture", "canceled", "expired"] },
+                        status: { required: true, type: () => String, enum: ["succeeded", "requires_action", "requires_capture", "canceled", "expired"] },
                         amount: { required: true, type: () => Number },
                         captured_amount: { required: true, type: () => Number, nullable: true },
                         currency: { required: true, type: () => String },
                         email: { required: true, type: () => String },
                         capture_method: { required: true, type: () => String, enum: ["manual"] },
                         metadata: { required: true, type: () => Object, additionalProperties: true },
+                        authorization_url: { required: true, type: () => String, nullable: true, description: "`requires_action` only: where the customer authorizes the hold (a gateway URL that sends them\non to the provider's authorize-only checkout); null otherwise." },
                         payment_reference: { required: true, type: () => String, nullable: true, description: "The payment the capture created (`reference` = the intent's), once captured." },
-                        expires_at: { required: true, type: () => String, format: "date-time" },
+                        expires_at: { required: true, type: () => String, description: "When the hold lapses (7 days after it was placed); while `requires_action`, when the authorization link lapses (24 h).", format: "date-time" },
                         created_at: { required: true, type: () => String, format: "date-time" }
                     },
                     MeAccountResponse: {

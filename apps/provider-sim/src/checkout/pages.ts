@@ -1,5 +1,6 @@
 import { formatMoney } from '../money';
 import type { Domain } from '../state/accounts';
+import type { HoldRecord } from '../state/holds';
 import type { TransactionRecord } from '../state/transactions';
 import type { TestCard } from '../test-cards';
 import { escapeHtml, renderLayout } from './html';
@@ -13,16 +14,21 @@ import { escapeHtml, renderLayout } from './html';
 export const CARD_INPUT_NAME = 'card';
 export const cardInputId = (card: TestCard) => `card-${card.number}`;
 
+/** What the page shows: a checkout transaction, or an authorize-only checkout's hold. */
+type Summary = Pick<TransactionRecord, 'amount' | 'currency' | 'email' | 'reference'>;
+
 export interface CheckoutPageInput {
-  transaction: TransactionRecord;
+  transaction: Summary;
   mode: Domain;
   cards: readonly TestCard[];
   /** Shown above the form, e.g. the previous attempt's decline. */
   error?: string;
   payAction: string;
+  /** `authorize`: the authorize-only checkout — a hold is placed, nothing is charged. Same form hooks. */
+  purpose?: 'pay' | 'authorize';
 }
 
-function summary(transaction: TransactionRecord, heading: string): string {
+function summary(transaction: Summary, heading: string): string {
   return `
 <h1>${escapeHtml(heading)}</h1>
 <p class="amount" id="amount">${escapeHtml(formatMoney(transaction.amount, transaction.currency))}</p>
@@ -33,7 +39,9 @@ function summary(transaction: TransactionRecord, heading: string): string {
 </dl>`;
 }
 
-export function renderCheckoutPage({ transaction, mode, cards, error, payAction }: CheckoutPageInput): string {
+export function renderCheckoutPage({ transaction, mode, cards, error, payAction, purpose = 'pay' }: CheckoutPageInput): string {
+  const verb = purpose === 'authorize' ? 'Authorize' : 'Pay';
+  const price = formatMoney(transaction.amount, transaction.currency);
   const options = cards
     .map((card, index) => {
       const id = cardInputId(card);
@@ -52,16 +60,17 @@ export function renderCheckoutPage({ transaction, mode, cards, error, payAction 
   const body = `
 <div class="content">
 ${notice}
-${summary(transaction, 'Amount to pay')}
+${summary(transaction, purpose === 'authorize' ? 'Amount to authorize' : 'Amount to pay')}
+${purpose === 'authorize' ? '<p id="hold-notice">The amount is held on your card, not charged; the merchant captures it later or releases it.</p>' : ''}
 <form id="checkout-form" method="post" action="${escapeHtml(payAction)}">
   <fieldset>
     <legend>Choose a test card</legend>
     ${options}
   </fieldset>
-  <button type="submit" id="pay-button">Pay ${escapeHtml(formatMoney(transaction.amount, transaction.currency))}</button>
+  <button type="submit" id="pay-button">${verb} ${escapeHtml(price)}</button>
 </form>
 </div>`;
-  return renderLayout({ title: `Pay ${formatMoney(transaction.amount, transaction.currency)}`, mode, body });
+  return renderLayout({ title: `${verb} ${price}`, mode, body });
 }
 
 export interface ResultPageInput {
@@ -89,6 +98,22 @@ ${retry}
 ${back}
 </div>`;
   return renderLayout({ title: paid ? 'Payment successful' : 'Payment failed', mode, body });
+}
+
+/** After an authorize-only checkout: authorized (id="payment-result" data-status="authorized"), or why not. */
+export function renderHoldResultPage({ hold, mode, retryUrl }: { hold: HoldRecord; mode: Domain; retryUrl: string }): string {
+  const authorized = hold.status === 'authorized' || hold.status === 'captured';
+  const headline = authorized
+    ? `<p class="notice success" role="status" id="payment-result" data-status="authorized">Authorization successful</p>`
+    : `<p class="notice error" role="alert" id="payment-result" data-status="${escapeHtml(hold.status)}">Authorization failed: ${escapeHtml(hold.gatewayResponse)}</p>`;
+  const retry = hold.status === 'pending' ? `<a class="button" id="retry-link" href="${escapeHtml(retryUrl)}">Try another card</a>` : '';
+  const body = `
+<div class="content">
+${headline}
+${summary(hold, authorized ? 'Amount authorized' : 'Amount')}
+${retry}
+</div>`;
+  return renderLayout({ title: authorized ? 'Authorization successful' : 'Authorization failed', mode, body });
 }
 
 export function renderNotFoundPage(): string {

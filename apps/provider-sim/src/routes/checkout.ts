@@ -4,10 +4,12 @@ import {
   CARD_INPUT_NAME,
   callbackRedirectUrl,
   renderCheckoutPage,
+  renderHoldResultPage,
   renderNotFoundPage,
   renderResultPage,
 } from '../checkout/pages';
 import type { SimulatorContext } from '../context';
+import { AWAITING_CUSTOMER, authorizeHoldWithCard } from '../services/hold-checkouts';
 import { payWithCard } from '../services/payments';
 import { TEST_CARDS, findTestCard } from '../test-cards';
 
@@ -41,9 +43,34 @@ export function registerCheckoutRoutes(app: FastifyInstance, ctx: SimulatorConte
   const html = (reply: FastifyReply, statusCode: number, page: string) =>
     reply.code(statusCode).type('text/html; charset=utf-8').send(page);
 
+  // The authorize-only checkout (a hold, POST /preauthorization/initialize) shares the page's path and form hooks.
+  const openHold = (reply: FastifyReply, accessCode: string) => {
+    const found = ctx.accounts.findHoldByAccessCode(accessCode);
+    if (!found) return html(reply, 404, renderNotFoundPage());
+    const { account, hold } = found;
+    if (hold.status !== 'pending') return html(reply, hold.status === 'released' ? 404 : 200, hold.status === 'released' ? renderNotFoundPage() : renderHoldResultPage({ hold, mode: account.domain, retryUrl: checkoutPath(accessCode) }));
+    const error = hold.gatewayResponse === AWAITING_CUSTOMER ? undefined : `Your last attempt failed: ${hold.gatewayResponse}. Choose another card.`;
+    return html(reply, 200, renderCheckoutPage({ transaction: hold, mode: account.domain, cards: TEST_CARDS, error, payAction: payPath(accessCode), purpose: 'authorize' }));
+  };
+
+  const authorizeHold = (reply: FastifyReply, accessCode: string, form: Record<string, unknown>) => {
+    const found = ctx.accounts.findHoldByAccessCode(accessCode);
+    if (!found) return html(reply, 404, renderNotFoundPage());
+    const { account, hold } = found;
+    if (hold.status === 'released') return html(reply, 404, renderNotFoundPage());
+    const chosen = form[CARD_INPUT_NAME];
+    const card = typeof chosen === 'string' ? findTestCard(chosen) : undefined;
+    if (hold.status === 'pending' && !card) {
+      const error = 'Choose one of the test cards below.';
+      return html(reply, 400, renderCheckoutPage({ transaction: hold, mode: account.domain, cards: TEST_CARDS, error, payAction: payPath(accessCode), purpose: 'authorize' }));
+    }
+    if (card) authorizeHoldWithCard(ctx, account, hold, card);
+    return html(reply, 200, renderHoldResultPage({ hold, mode: account.domain, retryUrl: checkoutPath(accessCode) }));
+  };
+
   app.get<{ Params: { accessCode: string } }>('/checkout/:accessCode', async (request, reply) => {
     const found = ctx.accounts.findByAccessCode(request.params.accessCode);
-    if (!found) return html(reply, 404, renderNotFoundPage());
+    if (!found) return openHold(reply, request.params.accessCode);
     const { account, transaction } = found;
     if (transaction.status === 'success') {
       return html(reply, 200, renderResultPage({ transaction, mode: account.domain }));
@@ -64,7 +91,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, ctx: SimulatorConte
   app.post<{ Params: { accessCode: string } }>('/checkout/:accessCode/pay', async (request, reply) => {
     const accessCode = request.params.accessCode;
     const found = ctx.accounts.findByAccessCode(accessCode);
-    if (!found) return html(reply, 404, renderNotFoundPage());
+    if (!found) return authorizeHold(reply, accessCode, (request.body ?? {}) as Record<string, unknown>);
     const { account, transaction } = found;
 
     // Already paid: never charge twice, just send the customer on (again).
@@ -89,9 +116,13 @@ export function registerCheckoutRoutes(app: FastifyInstance, ctx: SimulatorConte
     return html(
       reply,
       200,
-      renderResultPage({ transaction, mode: account.domain, retryUrl: `/checkout/${encodeURIComponent(accessCode)}` }),
+      renderResultPage({ transaction, mode: account.domain, retryUrl: checkoutPath(accessCode) }),
     );
   });
+}
+
+function checkoutPath(accessCode: string): string {
+  return `/checkout/${encodeURIComponent(accessCode)}`;
 }
 
 function payPath(accessCode: string): string {

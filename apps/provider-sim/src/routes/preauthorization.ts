@@ -5,6 +5,8 @@ import { ok } from '../http/envelope';
 import { asBody, requireEmail, requireReference, requireString } from '../http/validation';
 import { parseCurrency, parseEnabledCurrency, parseMinorUnits } from '../money';
 import { holdToWire, releasedHoldToWire, transactionToWire } from '../serializers';
+import { initializeHoldCheckout } from '../services/hold-checkouts';
+import { authorizationUrl } from '../services/payments';
 import { captureAuthorization, releaseAuthorization, reserveAuthorization, verifyAuthorization } from '../services/preauthorizations';
 
 /**
@@ -13,6 +15,23 @@ import { captureAuthorization, releaseAuthorization, reserveAuthorization, verif
  * `currency` is accepted on capture and release, as documented; the hold's own currency rules.
  */
 export function registerPreauthorizationRoutes(app: FastifyInstance, ctx: SimulatorContext): void {
+  // Simulator extension (Paystack has no such path: 404 there, nothing charged): an authorize-only
+  // hosted checkout for a customer with no saved card. Answers like /transaction/initialize.
+  app.post('/preauthorization/initialize', async (request) => {
+    const body = asBody(request.body);
+    const hold = initializeHoldCheckout(ctx, accountOf(request), {
+      email: requireEmail(body),
+      amount: parseMinorUnits(body['amount']),
+      currency: parseEnabledCurrency(body['currency'], ctx.knobs.current.currencies),
+      reference: requireReference(body),
+    });
+    return ok('Authorization URL created', {
+      authorization_url: authorizationUrl(ctx, { accessCode: hold.accessCode ?? null }),
+      access_code: hold.accessCode,
+      reference: hold.reference,
+    });
+  });
+
   app.post('/preauthorization/reserve_authorization', async (request) => {
     const body = asBody(request.body);
     const account = accountOf(request);

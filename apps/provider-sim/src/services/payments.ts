@@ -58,7 +58,7 @@ export function initializeTransaction(ctx: SimulatorContext, account: Account, i
   return transaction;
 }
 
-export function authorizationUrl(ctx: SimulatorContext, transaction: TransactionRecord): string {
+export function authorizationUrl(ctx: SimulatorContext, transaction: Pick<TransactionRecord, 'accessCode'>): string {
   return `${ctx.publicUrl()}/checkout/${transaction.accessCode}`;
 }
 
@@ -193,16 +193,17 @@ export function newTransactionFields(ctx: SimulatorContext, reference: string, o
   };
 }
 
-function issueCardAuthorization(
+/** Saves the card the customer paid (or authorized a hold) with, for the customer of `owner`. */
+export function issueCardAuthorization(
   ctx: SimulatorContext,
   account: Account,
-  transaction: TransactionRecord,
+  owner: Pick<TransactionRecord, 'email' | 'customerCode'>,
   card: TestCard,
 ): AuthorizationRecord {
   return account.authorizations.add({
     authorizationCode: ctx.ids.code('AUTH', 10),
-    email: transaction.email,
-    customerCode: transaction.customerCode,
+    email: owner.email,
+    customerCode: owner.customerCode,
     channel: 'card',
     bin: card.number.slice(0, 6),
     last4: card.number.slice(-4),

@@ -72,6 +72,8 @@ export function captureAuthorization(
 ): TransactionRecord {
   const hold = findHold(account, reference);
   switch (hold.status) {
+    case 'pending':
+      throw badRequest('The customer has not authorized this preauthorization yet; there is nothing to capture');
     case 'failed':
       throw badRequest('The preauthorization failed; there is nothing to capture');
     case 'released':
@@ -85,7 +87,7 @@ export function captureAuthorization(
   const amount = requestedAmount ?? hold.amount;
   if (amount > hold.amount) throw badRequest('Capture amount cannot be more than authorized amount');
 
-  const authorization = account.authorizations.find(hold.authorizationCode);
+  const authorization = hold.authorizationCode === null ? undefined : account.authorizations.find(hold.authorizationCode);
   if (!authorization) throw badRequest('Invalid authorization code');
   const transaction = account.transactions.add({
     ...newTransactionFields(ctx, hold.reference, 'preauthorization'),
@@ -105,7 +107,10 @@ export function captureAuthorization(
   return transaction;
 }
 
-/** Releases a hold so the customer's funds are free again. Releasing twice answers the same. */
+/**
+ * Releases a hold so the customer's funds are free again. Releasing twice answers the same.
+ * Releasing an authorize-only checkout the customer has not used closes it: it can no longer be authorized.
+ */
 export function releaseAuthorization(ctx: SimulatorContext, account: Account, reference: string): HoldRecord {
   const hold = findHold(account, reference);
   switch (hold.status) {
@@ -115,6 +120,7 @@ export function releaseAuthorization(ctx: SimulatorContext, account: Account, re
       throw badRequest('The preauthorization has already been captured');
     case 'released':
       return hold;
+    case 'pending':
     case 'authorized':
       hold.status = 'released';
       hold.releasedAt = ctx.now();

@@ -2,7 +2,7 @@ import { AuthorizationStore } from './authorizations';
 import { CustomerStore } from './customers';
 import { DedicatedAccountStore } from './dedicated-accounts';
 import { DisputeStore } from './disputes';
-import { HoldStore } from './holds';
+import { HoldRecord, HoldStore } from './holds';
 import { IdempotencyStore } from './idempotency';
 import { RefundStore } from './refunds';
 import { TransactionRecord, TransactionStore } from './transactions';
@@ -70,6 +70,13 @@ export class AccountRegistry {
     const entry = this.accessCodes.get(accessCode);
     const transaction = entry?.account.transactions.findByReference(entry.reference);
     return entry && transaction ? { account: entry.account, transaction } : undefined;
+  }
+
+  /** The authorize-only checkout (a hold) opened under this access code. */
+  findHoldByAccessCode(accessCode: string): { account: Account; hold: HoldRecord } | undefined {
+    const entry = this.accessCodes.get(accessCode);
+    const hold = entry?.account.holds.find(entry.reference);
+    return entry && hold && hold.accessCode === accessCode ? { account: entry.account, hold } : undefined;
   }
 
   /** Forget every object of every account (the caller cancels pending timers first). */

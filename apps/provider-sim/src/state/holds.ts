@@ -2,14 +2,17 @@ import type { Currency, MinorUnits } from '../money';
 
 /**
  * A preauthorization (hold) on a reusable card authorization, with Paystack's statuses:
- * authorized → captured | released; a reservation the issuer refuses is "failed".
+ * authorized → captured | released; a reservation the issuer refuses is "failed". `pending` is
+ * the simulator's authorize-only checkout (POST /preauthorization/initialize): opened, the
+ * customer has not authorized yet; releasing it closes the checkout.
  */
-export type HoldStatus = 'authorized' | 'captured' | 'released' | 'failed';
+export type HoldStatus = 'pending' | 'authorized' | 'captured' | 'released' | 'failed';
 
 export interface HoldRecord {
   id: number;
   reference: string;
-  authorizationCode: string;
+  /** The card held; null while an authorize-only checkout awaits the customer. */
+  authorizationCode: string | null;
   email: string;
   amount: MinorUnits;
   currency: Currency;
@@ -21,6 +24,9 @@ export interface HoldRecord {
   createdAt: Date;
   capturedAt: Date | null;
   releasedAt: Date | null;
+  /** Authorize-only checkout: its access code (null for holds reserved on a saved card). */
+  accessCode?: string | null;
+  authorizedAt?: Date | null;
 }
 
 export class HoldStore {

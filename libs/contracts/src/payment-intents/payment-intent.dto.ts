@@ -1,6 +1,6 @@
 import { IsEmail, IsIn, IsNumber, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
-export const PAYMENT_INTENT_STATUSES = ['requires_capture', 'succeeded', 'canceled', 'expired'] as const;
+export const PAYMENT_INTENT_STATUSES = ['requires_action', 'requires_capture', 'succeeded', 'canceled', 'expired'] as const;
 export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 export class CreatePaymentIntentRequest {
@@ -23,7 +23,10 @@ export class CreatePaymentIntentRequest {
   @IsString({ message: 'currency must be a string' })
   currency?: string;
 
-  /** The saved card to hold; default: the customer's last reusable card. */
+  /**
+   * The saved card to hold; default: the customer's last reusable card. With neither, the intent is
+   * `requires_action`: the customer authorizes the hold at `authorization_url`.
+   */
   @IsOptional()
   @IsString()
   @Matches(/^AUTH_[A-Za-z0-9]{1,64}$/, { message: 'authorization_code must be an authorization code (AUTH_…) from a successful payment' })
@@ -50,8 +53,14 @@ export class PaymentIntentResponse {
   email: string;
   capture_method: 'manual';
   metadata: Record<string, unknown>;
+  /**
+   * `requires_action` only: where the customer authorizes the hold (a gateway URL that sends them
+   * on to the provider's authorize-only checkout); null otherwise.
+   */
+  authorization_url: string | null;
   /** The payment the capture created (`reference` = the intent's), once captured. */
   payment_reference: string | null;
+  /** When the hold lapses (7 days after it was placed); while `requires_action`, when the authorization link lapses (24 h). */
   expires_at: string;
   created_at: string;
 }

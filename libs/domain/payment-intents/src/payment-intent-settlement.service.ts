@@ -96,7 +96,8 @@ export class PaymentIntentSettlementService {
         amount: locked.captureAmount as Amount,
         currency: locked.currency,
         metadata: locked.metadata,
-        authorizationId: locked.authorizationId,
+        // Set before any capture: only `requires_action` has no card (CHECK payment_intents_card_when_held).
+        authorizationId: locked.authorizationId as string,
       });
       if (!locked.paymentId) await this.repository.linkPayment(manager, locked.id, payment.id, this.clock.now());
       return payment;

@@ -2,7 +2,7 @@ import type { PaymentIntentStatus } from '@gateway/contracts';
 import type { StatusMoves } from '@gateway/platform';
 
 /**
- * An intent row's status: the wire's four, plus two claims that never reach the wire as such.
+ * An intent row's status: the wire's five, plus two claims that never reach the wire as such.
  * - `holding`: saved with its reference, the hold not yet confirmed by the provider (the create
  *   is in flight, or timed out and awaits a retry with the same Idempotency-Key). Invisible: the
  *   merchant has not been given its reference.
@@ -16,13 +16,18 @@ export type PaymentIntentRowStatus = PaymentIntentStatus | 'holding' | 'capturin
 /** Every status move by name: the statuses it may start from and the one it ends in (see StatusMoves). */
 export const INTENT_TRANSITIONS = {
   placeHold: { from: ['holding'], to: 'requires_capture' },
+  /** No saved card: the provider's authorize-only checkout is open, awaiting the customer. */
+  openCheckout: { from: ['holding'], to: 'requires_action' },
   abandonHold: { from: ['holding'], to: 'canceled' },
+  /** The customer authorized the hold on the checkout: its 7 days run from now. */
+  authorize: { from: ['requires_action'], to: 'requires_capture' },
   claimCapture: { from: ['requires_capture'], to: 'capturing' },
   refuseCapture: { from: ['capturing'], to: 'requires_capture' },
   /** Made by the database trigger, in the transaction that credits the capture's payment. */
   succeed: { from: ['capturing'], to: 'succeeded' },
-  cancel: { from: ['requires_capture'], to: 'canceled' },
-  expire: { from: ['requires_capture'], to: 'expired' },
+  cancel: { from: ['requires_capture', 'requires_action'], to: 'canceled' },
+  /** A hold past its 7 days, or an authorization link past its 24 hours that the customer never used. */
+  expire: { from: ['requires_capture', 'requires_action'], to: 'expired' },
 } as const satisfies StatusMoves<PaymentIntentRowStatus>;
 
 export type IntentTransition = keyof typeof INTENT_TRANSITIONS;

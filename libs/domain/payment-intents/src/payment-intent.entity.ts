@@ -41,8 +41,13 @@ export class PaymentIntentEntity {
   @Column('uuid', { name: 'customer_id' })
   customerId: string;
 
-  @Column('uuid', { name: 'authorization_id' })
-  authorizationId: string;
+  /** The saved card held; null while `requires_action` (the customer has not authorized a card yet). */
+  @Column('uuid', { name: 'authorization_id', nullable: true })
+  authorizationId: string | null;
+
+  /** The provider's authorize-only checkout (requires_action); never on the wire — see hold-checkout redirect. */
+  @Column('text', { name: 'provider_authorization_url', nullable: true })
+  providerAuthorizationUrl: string | null;
 
   @Column('jsonb')
   metadata: Record<string, unknown>;
@@ -69,6 +74,7 @@ export class PaymentIntentEntity {
   @Column('text', { name: 'request_hash', nullable: true })
   requestHash: string | null;
 
+  /** When the hold lapses; while `requires_action`, when the authorization link lapses. */
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, type DeveloperContext, requireTestMode } from '@gateway/platform';
+import { PaymentIntentAuthorizationService } from './payment-intent-authorization.service';
 import { PaymentIntentSettlementService } from './payment-intent-settlement.service';
 import { PaymentIntentsRepository } from './payment-intents.repository';
 
@@ -11,6 +12,8 @@ import { PaymentIntentsRepository } from './payment-intents.repository';
 export const UNCONFIRMED_HOLD_TTL_MS = 60 * 60_000;
 /** A capture claimed this long ago whose outcome never came back is resumed by the upkeep scan. */
 export const STALLED_CAPTURE_MS = 5 * 60_000;
+/** An intent awaiting its customer is asked about at the provider at most this often by the scan (the callback usually tells first). */
+export const AWAITING_ACTION_CHECK_MS = 5 * 60_000;
 /** At most this many owed releases or stalled claims per scan; the rest wait for the next one. */
 const UPKEEP_BATCH = 100;
 
@@ -26,11 +29,13 @@ export class PaymentIntentsUpkeepService {
   constructor(
     private readonly repository: PaymentIntentsRepository,
     private readonly settlement: PaymentIntentSettlementService,
+    private readonly authorizations: PaymentIntentAuthorizationService,
     private readonly clock: Clock,
   ) {}
 
   /**
-   * Holds past their 7 days become `expired`; then every release still owed (of expired or
+   * Holds past their 7 days, and authorization links past their hours (`requires_action` the
+   * customer never used), become `expired`; then every release still owed (of expired or
    * canceled intents, this run's or an earlier one's that failed or was cut short) is retried.
    * Returns how many intents expired.
    */
@@ -52,11 +57,18 @@ export class PaymentIntentsUpkeepService {
   /**
    * Finishes what requests left half-way: creates never confirmed nor retried within
    * UNCONFIRMED_HOLD_TTL_MS are given up (`canceled`, their hold released), and captures claimed
-   * more than STALLED_CAPTURE_MS ago are resumed (the provider captures once per reference).
-   * Returns how many intents it dealt with.
+   * more than STALLED_CAPTURE_MS ago are resumed (the provider captures once per reference), and
+   * intents awaiting their customer are verified, so one whose callback was lost is not left to
+   * lapse. Returns how many intents it dealt with.
    */
   async recoverInterrupted(): Promise<number> {
     const now = this.clock.now();
+    const awaiting = await this.repository.findAwaitingAction(new Date(now.getTime() - AWAITING_ACTION_CHECK_MS), UPKEEP_BATCH);
+    for (const intent of awaiting) {
+      const synced = await this.authorizations.sync({ developerId: intent.developerId, mode: intent.mode }, intent);
+      if (synced.status === intent.status) await this.repository.markChecked(intent.id, now);
+    }
+
     const abandoned = await this.repository.abandonUnconfirmed(now, new Date(now.getTime() - UNCONFIRMED_HOLD_TTL_MS), UPKEEP_BATCH);
     for (const intent of abandoned) await this.settlement.release(intent);
 
@@ -68,6 +80,6 @@ export class PaymentIntentsUpkeepService {
         this.logger.warn(`capture of ${intent.reference} could not be finished now: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return abandoned.length + stalled.length;
+    return awaiting.length + abandoned.length + stalled.length;
   }
 }

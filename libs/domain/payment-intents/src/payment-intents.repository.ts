@@ -11,6 +11,8 @@ export type IntentKey = Pick<PaymentIntentEntity, 'id' | 'reference' | 'mode' | 
 
 /** An intent row still only claiming a hold the provider has not confirmed. */
 const UNCONFIRMED = fromStatesOf(INTENT_TRANSITIONS, 'placeHold');
+/** An intent whose authorize-only checkout awaits the customer. */
+const AWAITING_ACTION = targetOf(INTENT_TRANSITIONS, 'openCheckout');
 /** An intent whose capture was claimed and is being asked of the provider. */
 const CAPTURING = targetOf(INTENT_TRANSITIONS, 'claimCapture');
 /** Intents whose hold must be released at the provider: canceled (by the merchant or the upkeep) or expired. */
@@ -31,6 +33,31 @@ export class PaymentIntentsRepository {
 
   findByReference(ctx: DeveloperContext, reference: string): Promise<PaymentIntentEntity | null> {
     return this.intents.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  /** Across tenants and modes, for the customer's browser (references are unique and unguessable). */
+  findForCheckout(reference: string): Promise<PaymentIntentEntity | null> {
+    return this.intents.findOneBy({ reference });
+  }
+
+  /** Across tenants, for the provider's callback (references are unique): the intent of this mode, or null. */
+  findByModeAndReference(mode: DeveloperContext['mode'], reference: string): Promise<PaymentIntentEntity | null> {
+    return this.intents.findOneBy({ reference, mode });
+  }
+
+  /** Intents awaiting their customer not checked since `checkedBefore`, least recently checked first (the upkeep's verify). */
+  findAwaitingAction(checkedBefore: Date, limit: number): Promise<PaymentIntentEntity[]> {
+    return this.intents
+      .createQueryBuilder('i')
+      .where('i.status = :awaiting AND i.updated_at < :before', { awaiting: AWAITING_ACTION, before: checkedBefore })
+      .orderBy('i.updated_at')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** Records that the upkeep asked the provider about an intent still awaiting its customer (its status unchanged). */
+  async markChecked(id: string, now: Date): Promise<void> {
+    await this.intents.createQueryBuilder().update(PaymentIntentEntity).set({ updatedAt: now }).where('id = :id AND status = :awaiting', { id, awaiting: AWAITING_ACTION }).execute();
   }
 
   findByIdempotencyKey(ctx: DeveloperContext, idempotencyKey: string): Promise<PaymentIntentEntity | null> {

@@ -1,17 +1,17 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requestFingerprint } from '@gateway/domain/idempotency';
+import { CustomersService } from '@gateway/domain/customers';
 import { isProviderRefusal, parseRequestCurrency, PaymentsService, type SavedCard, SavedCardsService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
-import { Amount, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, targetOf } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, targetOf } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PaymentIntentEntity } from './payment-intent.entity';
+import { HOLD_DAYS, PaymentIntentAuthorizationService } from './payment-intent-authorization.service';
 import { PaymentIntentSettlementService } from './payment-intent-settlement.service';
 import { INTENT_TRANSITIONS } from './payment-intent-status';
 import { PaymentIntentsRepository } from './payment-intents.repository';
 
-/** How long an authorization hold lasts (the spec's limit). */
-export const HOLD_DAYS = 7;
 
 export interface NewPaymentIntent {
   amount: number;
@@ -22,7 +22,10 @@ export interface NewPaymentIntent {
 }
 
 /**
- * Two-step payments: a 7-day hold on a saved card, then capture (all or less) or cancel. No
+ * Two-step payments: a 7-day hold on a saved card — or, for a customer without one, on the card
+ * they authorize at the intent's `authorization_url` (`requires_action` until then, see
+ * PaymentIntentAuthorizationService; the link lapses after the hours payments are abandoned
+ * after, PAYMENT_ABANDON_AFTER_HOURS) — then capture (all or less) or cancel. No
  * provider call runs inside a transaction; instead each step first claims the row, so a crash or a
  * timeout leaves a claim that a retry (or the upkeep scan) resumes under the same `PI-` reference,
  * which the provider treats idempotently:
@@ -46,12 +49,16 @@ export class PaymentIntentsService {
     private readonly cards: SavedCardsService,
     private readonly settlement: PaymentIntentSettlementService,
     private readonly provider: PaymentProvider,
+    private readonly authorizations: PaymentIntentAuthorizationService,
+    private readonly customers: CustomersService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
-   * Places the hold. With an Idempotency-Key, a retry after a timeout resumes the same intent and
+   * Places the hold on the saved card, or — none saved and no `authorization_code` — opens the
+   * provider's authorize-only checkout (`requires_action`). With an Idempotency-Key, a retry after a timeout resumes the same intent and
    * asks the provider again under its reference, so at most one hold is ever placed.
    * @throws validation_error, invalid_currency, capability_not_supported, authorization_not_found, authorization_declined,
    *         idempotency_key_reused, gateway_timeout, provider_error
@@ -73,7 +80,11 @@ export class PaymentIntentsService {
       if (existing) return this.resumeCreate(ctx, existing, hash);
     }
     const card = await this.savedCard(ctx, input);
+    // No card: the provider must offer a checkout that only authorizes (Paystack has none) — refused before anything is written.
+    if (!card) this.provider.capabilities(ctx.mode).require('hold_checkouts', currency);
+    const customerId = card ? card.customerId : (await this.customers.findOrCreateByEmail(ctx, input.email.trim())).customer.id;
     const now = this.clock.now();
+    const lifetimeMs = card ? HOLD_DAYS * 86_400_000 : this.config.payments.abandonAfterHours * 3_600_000;
     const inserted = await this.repository.insert({
       developerId: ctx.developerId,
       mode: ctx.mode,
@@ -85,13 +96,13 @@ export class PaymentIntentsService {
       captureAmount: null,
       currency,
       email: input.email.trim(),
-      customerId: card.customerId,
-      authorizationId: card.id,
+      customerId,
+      authorizationId: card?.id ?? null,
       metadata: (input.metadata ?? {}) as never,
       paymentId: null,
       idempotencyKey: idempotencyKey ?? null,
       requestHash: hash,
-      expiresAt: new Date(now.getTime() + HOLD_DAYS * 86_400_000),
+      expiresAt: new Date(now.getTime() + lifetimeMs),
       createdAt: now,
       updatedAt: now,
     });
@@ -100,15 +111,18 @@ export class PaymentIntentsService {
       const existing = (await this.repository.findByIdempotencyKey(ctx, idempotencyKey as string)) as PaymentIntentEntity;
       return this.resumeCreate(ctx, existing, hash);
     }
-    return this.placeHold(ctx, inserted);
+    return inserted.authorizationId === null ? this.authorizations.openCheckout(ctx, inserted) : this.placeHold(ctx, inserted);
   }
 
-  /** @throws payment_intent_not_found */
+  /**
+   * The intent; one awaiting its customer is verified at the provider first, so a lost callback never hides an authorization.
+   * @throws payment_intent_not_found
+   */
   async get(ctx: DeveloperContext, reference: string): Promise<PaymentIntentEntity> {
     const intent = await this.repository.findByReference(ctx, reference);
     // A hold still being placed has not been given to the merchant: it does not exist for them yet.
     if (!intent || intent.status === 'holding') throw new DomainError('payment_intent_not_found', 'No such payment intent.');
-    return intent;
+    return this.authorizations.sync(ctx, intent);
   }
 
   /**
@@ -122,6 +136,8 @@ export class PaymentIntentsService {
   async capture(ctx: DeveloperContext, reference: string, amountInput?: number): Promise<PaymentIntentEntity> {
     // Read before any lookup, as every amount the API takes: a malformed one is a 400 whatever the intent.
     const requested = amountInput === undefined ? undefined : parseRequestAmount(amountInput);
+    // An intent awaiting its customer may have been authorized without the gateway hearing yet.
+    await this.get(ctx, reference);
     const claimed = await inTransaction(this.dataSource, async (manager) => {
       const locked = await this.lock(manager, ctx, reference);
       if (locked.status === 'succeeded') return locked;
@@ -143,7 +159,8 @@ export class PaymentIntentsService {
   }
 
   /**
-   * Cancels the hold (no fee) and releases it at the provider. A release that fails is owed and
+   * Cancels the hold (no fee) and releases it at the provider — from `requires_action` too, which
+   * closes the provider's checkout (or releases the hold, had the customer just authorized it). A release that fails is owed and
    * retried by the upkeep scan; the intent is `canceled` either way.
    * @throws payment_intent_not_found, invalid_state (not awaiting capture — a second cancel included — or a capture is in progress)
    */
@@ -168,7 +185,8 @@ export class PaymentIntentsService {
     if (existing.requestHash !== null && existing.requestHash !== hash) {
       throw new DomainError('idempotency_key_reused', 'This idempotency key was used for another payment intent; use a new key for a new one.');
     }
-    return existing.status === 'holding' ? this.placeHold(ctx, existing) : existing;
+    if (existing.status !== 'holding') return existing;
+    return existing.authorizationId === null ? this.authorizations.openCheckout(ctx, existing) : this.placeHold(ctx, existing);
   }
 
   /**
@@ -178,7 +196,7 @@ export class PaymentIntentsService {
    * @throws authorization_declined, gateway_timeout, provider_error
    */
   private async placeHold(ctx: DeveloperContext, intent: PaymentIntentEntity): Promise<PaymentIntentEntity> {
-    const card = await this.cards.findById(ctx, intent.authorizationId);
+    const card = intent.authorizationId === null ? null : await this.cards.findById(ctx, intent.authorizationId);
     if (!card) throw new Error(`payment intent ${intent.reference} has no saved card`);
     let hold: ProviderHold;
     try {
@@ -219,7 +237,11 @@ export class PaymentIntentsService {
   private requireCapturable(intent: PaymentIntentEntity, transition: 'claimCapture' | 'cancel'): void {
     const lapsed = intent.expiresAt.getTime() <= this.clock.now().getTime() && canMove(INTENT_TRANSITIONS, 'expire', intent.status);
     const status = lapsed ? targetOf(INTENT_TRANSITIONS, 'expire') : intent.status;
-    assertTransition(INTENT_TRANSITIONS, transition, status, `The payment intent is ${status}; only a hold awaiting capture can be captured or cancelled.`);
+    const why =
+      status === 'requires_action'
+        ? 'The payment intent is requires_action: the customer has not authorized the hold yet (send them to its authorization_url), so there is nothing to capture.'
+        : `The payment intent is ${status}; only a hold awaiting capture can be captured or cancelled.`;
+    assertTransition(INTENT_TRANSITIONS, transition, status, why);
   }
 
   /** @throws validation_error */
@@ -228,15 +250,12 @@ export class PaymentIntentsService {
     return amount;
   }
 
-  /** @throws authorization_not_found, validation_error */
-  private async savedCard(ctx: DeveloperContext, input: NewPaymentIntent): Promise<SavedCard> {
+  /**
+   * The card to hold: `authorization_code`'s, else the customer's last reusable one; null when none is saved.
+   * @throws authorization_not_found, validation_error
+   */
+  private savedCard(ctx: DeveloperContext, input: NewPaymentIntent): Promise<SavedCard | null> {
     if (input.authorizationCode) return this.cards.require(ctx, input.authorizationCode, input.email);
-    const card = await this.cards.latestReusable(ctx, input.email);
-    if (!card) {
-      throw new DomainError('validation_error', 'This customer has no saved card to hold: take a payment through the checkout first, or send authorization_code.', {
-        authorization_code: ['no reusable card is saved for this e-mail'],
-      });
-    }
-    return card;
+    return this.cards.latestReusable(ctx, input.email);
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { type DeveloperContext, DomainError } from '@gateway/platform';
+import type { ProviderAuthorization } from '@gateway/provider';
+import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import { PaymentsRepository } from './payments.repository';
@@ -13,7 +15,10 @@ export type SavedCard = Pick<PaymentAuthorizationEntity, 'id' | 'code' | 'custom
  */
 @Injectable()
 export class SavedCardsService {
-  constructor(private readonly repository: PaymentsRepository) {}
+  constructor(
+    private readonly repository: PaymentsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * The card with this code, of this customer (by e-mail, case-insensitive), that can be charged again.
@@ -31,6 +36,30 @@ export class SavedCardsService {
   /** The customer's most recent reusable card (by e-mail, case-insensitive), or null. */
   latestReusable(ctx: DeveloperContext, email: string): Promise<SavedCard | null> {
     return this.repository.latestReusableAuthorization(ctx, email);
+  }
+
+  /**
+   * Saves a card the provider authorized outside a payment (a hold authorized on the hosted page),
+   * in the caller's transaction; the same provider card for this tenant answers the row already saved.
+   */
+  saveProviderCard(manager: EntityManager, ctx: DeveloperContext, owner: { customerId: string; email: string }, card: ProviderAuthorization): Promise<SavedCard> {
+    return this.repository.saveAuthorization(manager, {
+      developerId: ctx.developerId,
+      mode: ctx.mode,
+      code: `AUTH_${randomBytes(10).toString('hex')}`,
+      customerId: owner.customerId,
+      email: owner.email,
+      providerAuthorizationCode: card.code,
+      providerSignature: card.signature,
+      reusable: card.reusable,
+      brand: card.brand,
+      last4: card.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      bank: card.bank,
+      channel: card.channel,
+      createdAt: this.clock.now(),
+    });
   }
 
   findById(ctx: DeveloperContext, id: string): Promise<SavedCard | null> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DisputesModule } from '@gateway/domain/disputes';
+import { PaymentIntentsModule } from '@gateway/domain/payment-intents';
 import { PaymentsModule } from '@gateway/domain/payments';
 import { RefundsModule } from '@gateway/domain/refunds';
 import { SettlementsModule } from '@gateway/domain/settlements';
@@ -16,7 +17,7 @@ import { ProviderWebhooksService } from './provider-webhooks.service';
  * module they concern. It sits above the money-in flows, so none of them needs another.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, SettlementsModule, DisputesModule, VirtualAccountsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([ProviderEventEntity]), PaymentsModule, RefundsModule, TransfersModule, SettlementsModule, DisputesModule, VirtualAccountsModule, PaymentIntentsModule, ProviderModule],
   providers: [ProviderEventsRepository, ProviderWebhooksService],
   exports: [ProviderWebhooksService],
 })

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { DisputeOutcomesService } from '@gateway/domain/disputes';
+import { PaymentIntentAuthorizationService } from '@gateway/domain/payment-intents';
 import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
 import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/domain/settlements';
@@ -42,6 +43,7 @@ export class ProviderWebhooksService {
     private readonly settlements: SettlementPayoutsService,
     private readonly disputes: DisputeOutcomesService,
     private readonly deposits: VirtualAccountDepositsService,
+    private readonly holds: PaymentIntentAuthorizationService,
     private readonly clock: Clock,
   ) {}
 
@@ -88,6 +90,7 @@ export class ProviderWebhooksService {
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
     else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
     else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data);
+    else if (event.kind === 'hold') await this.holds.onProviderHold(event.mode, event.data.reference);
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);

@@ -1,10 +1,17 @@
 import type { Mode } from '@gateway/contracts';
 import type { Currency } from '@gateway/platform';
-import type { CaptureAuthorizationInput, ProviderHold, ProviderHoldRelease, ReserveAuthorizationInput } from '../provider.types';
+import type {
+  CaptureAuthorizationInput,
+  InitializedTransaction,
+  InitializeHoldCheckoutInput,
+  ProviderHold,
+  ProviderHoldRelease,
+  ReserveAuthorizationInput,
+} from '../provider.types';
 import { ProviderRejectedError } from '../provider-rejected.error';
 import type { PaystackHttpClient } from './paystack-http-client';
 import { holdAuthorizationCode, toCapturedHold, toHoldRelease, toProviderHold } from './paystack.mapper';
-import { toWireMinor } from './paystack-wire';
+import { asObject, requiredString, toWireMinor } from './paystack-wire';
 
 /**
  * Card preauthorization (holds), at the paths of Paystack's API reference "Card Preauthorization"
@@ -53,6 +60,26 @@ export async function reserveHold(http: PaystackHttpClient, mode: Mode, input: R
       gatewayResponse: error.providerMessage,
     };
   }
+}
+
+/**
+ * The simulator's authorize-only checkout (`POST /preauthorization/initialize`, answered like
+ * Initialize Transaction). Paystack has no such path: it would answer 404, a `provider_error` —
+ * never a charge — and the capability `hold_checkouts` keeps the gateway from asking it at all.
+ * The same request again answers the checkout already opened, so a retry after a timeout is safe.
+ */
+export async function initializeHoldCheckout(http: PaystackHttpClient, mode: Mode, input: InitializeHoldCheckoutInput): Promise<InitializedTransaction> {
+  const data = asObject(
+    await http.send(mode, {
+      operation: 'preauthorization.initialize',
+      method: 'POST',
+      path: '/preauthorization/initialize',
+      body: { reference: input.reference, email: input.email, amount: toWireMinor(input.amount), currency: input.currency },
+      refusals: DOCUMENTED_REFUSALS,
+    }),
+    'initialize',
+  );
+  return { authorizationUrl: requiredString(data, 'authorization_url'), accessCode: requiredString(data, 'access_code') };
 }
 
 /** Capture Preauthorization: answers the capture's transaction. */

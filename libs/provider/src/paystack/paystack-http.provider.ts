@@ -13,6 +13,7 @@ import type {
   DisputeEvidenceInput,
   FinalizeTransferInput,
   InitializedTransaction,
+  InitializeHoldCheckoutInput,
   InitializeTransactionInput,
   InitiateTransferInput,
   ProviderBank,
@@ -38,7 +39,7 @@ import type {
 } from '../provider.types';
 import { ProviderRejectedError } from '../provider-rejected.error';
 import { addEvidence, resolve, uploadDocument, uploadUrl } from './paystack-disputes';
-import { captureHold, releaseHold, reserveHold, verifyHold } from './paystack-holds';
+import { captureHold, initializeHoldCheckout, releaseHold, reserveHold, verifyHold } from './paystack-holds';
 import { PaystackHttpClient } from './paystack-http-client';
 import { createRecipient, finalizeTransfer, initiateTransfer, listBanks, resolveAccount, verifyTransfer } from './paystack-transfers';
 import { toProviderDedicatedAccount, toProviderDispute, toProviderTransaction } from './paystack.mapper';
@@ -142,6 +143,10 @@ export class PaystackHttpProvider extends PaymentProvider {
 
   reserveAuthorization(mode: Mode, input: ReserveAuthorizationInput): Promise<ProviderHold> {
     return reserveHold(this.http, mode, input);
+  }
+
+  initializeHoldCheckout(mode: Mode, input: InitializeHoldCheckoutInput): Promise<InitializedTransaction> {
+    return initializeHoldCheckout(this.http, mode, input);
   }
 
   captureAuthorization(mode: Mode, input: CaptureAuthorizationInput): Promise<ProviderHold> {

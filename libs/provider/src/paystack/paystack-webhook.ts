@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { MODES, type Mode } from '@gateway/contracts';
 import type { ProviderAccountConfig } from '@gateway/platform';
 import type { ProviderWebhook } from '../provider.types';
-import { toProviderDispute, toProviderRefundNotice, toProviderTransaction, toProviderTransfer } from './paystack.mapper';
+import { toProviderDispute, toProviderHold, toProviderRefundNotice, toProviderTransaction, toProviderTransfer } from './paystack.mapper';
 
 /**
  * Which mode's secret signed the body: `x-paystack-signature` is the lowercase hex HMAC-SHA512 of
@@ -28,6 +28,8 @@ const CHARGE_EVENTS = new Set(['charge.success']);
 const REFUND_EVENTS = new Set(['refund.pending', 'refund.processing', 'refund.processed', 'refund.failed', 'refund.needs-attention']);
 const TRANSFER_EVENTS = new Set(['transfer.success', 'transfer.failed', 'transfer.reversed']);
 const DISPUTE_EVENTS = new Set(['charge.dispute.create', 'charge.dispute.remind', 'charge.dispute.resolve']);
+/** The simulator's event for an authorize-only checkout the customer authorized (Paystack sends none). */
+const HOLD_EVENTS = new Set(['preauthorization.authorized']);
 
 /**
  * A verified body → the typed event. Never throws and never refuses an authentic body: an event the
@@ -50,6 +52,7 @@ export function parseVerifiedWebhook(mode: Mode, rawBody: Buffer): ProviderWebho
     if (REFUND_EVENTS.has(event)) return { mode, event, kind: 'refund', data: toProviderRefundNotice(data) };
     if (TRANSFER_EVENTS.has(event)) return { mode, event, kind: 'transfer', data: toProviderTransfer(data) };
     if (DISPUTE_EVENTS.has(event)) return { mode, event, kind: 'dispute', data: toProviderDispute(data) };
+    if (HOLD_EVENTS.has(event)) return { mode, event, kind: 'hold', data: toProviderHold(data) };
   } catch (error) {
     return unreadable(mode, event, error instanceof Error ? error.message : String(error));
   }

@@ -106,6 +106,8 @@ function toProviderAuthorization(value: unknown): ProviderAuthorization | null {
  * release leaves the hold as it was: still reserved.
  */
 const HOLD_STATUSES: Record<string, ProviderHoldStatus> = {
+  /** The simulator's authorize-only checkout, not yet authorized by the customer. */
+  pending: 'pending',
   authorized: 'reserved',
   captured: 'captured',
   released: 'released',
@@ -129,6 +131,7 @@ export function toProviderHold(value: unknown): ProviderHold {
     currency: requiredCurrency(wire),
     fee: status === 'captured' ? optionalMinor(wire, 'fees') : null,
     gatewayResponse: holdGatewayResponse(wire),
+    authorization: toProviderAuthorization(wire['authorization']),
   };
 }
 

@@ -25,6 +25,7 @@ import { CreateTransferBatches1764001600000 } from './1764001600000-CreateTransf
 import { CreateSettlements1764001700000 } from './1764001700000-CreateSettlements';
 import { CreateVirtualAccounts1764001800000 } from './1764001800000-CreateVirtualAccounts';
 import { CreateDisputes1764001900000 } from './1764001900000-CreateDisputes';
+import { AddPaymentIntentAuthorizationCheckout1764002000000 } from './1764002000000-AddPaymentIntentAuthorizationCheckout';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   CreateSettlements1764001700000,
   CreateVirtualAccounts1764001800000,
   CreateDisputes1764001900000,
+  AddPaymentIntentAuthorizationCheckout1764002000000,
 ];
