@@ -127,6 +127,10 @@ describe('settlements', () => {
     expect(await request(account, 5740.01, true)).toMatchObject({ status: 422, body: { code: 'insufficient_wallet_balance' } });
     h.gateway.clock.advance(60_000);
     expect(await request(account, 0)).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    // No KES threshold is configured, so the code is asked for; then the currency is refused.
+    const kes = await account.owner.post('/api/portal/settlements', { body: { amount: 100, currency: 'KES' }, totp: code(account.secret) });
+    expect([kes.status, kes.body.code, Object.keys(kes.body.errors ?? {})]).toEqual([400, 'validation_error', ['currency']]);
+    h.gateway.clock.advance(60_000);
 
     expect((await account.owner.put('/api/portal/me/mode', { body: { mode: 'test' } })).status).toBe(200);
     expect(await request(account, 100)).toMatchObject({ status: 403, body: { code: 'live_mode_required' } });
@@ -209,7 +213,10 @@ describe('settlements', () => {
 
   it('auto-settles the available balance less the minimum once a day from the configured time, approved within the limit', async () => {
     const account = await liveAccount();
+    const weekly = await liveAccount();
     expect((await account.owner.put('/api/portal/settlements/schedule', { body: { frequency: 'daily' } })).body.data.auto_settlement_frequency).toBe('daily');
+    expect((await weekly.owner.put('/api/portal/settlements/schedule', { body: { frequency: 'weekly' } })).body.data.auto_settlement_frequency).toBe('weekly');
+    const weeklyList = async () => (await http(h.gateway.baseUrl, 'GET', '/api/v1/wallet/settlements', { token: weekly.liveKey })).body.data as Array<{ amount: number; origin: string; status: string }>;
     const auto = h.gateway.app.get(AutoSettlementsService, { strict: false });
     const list = async () => (await http(h.gateway.baseUrl, 'GET', '/api/v1/wallet/settlements', { token: account.liveKey })).body.data as Array<{ reference: string; amount: number; origin: string; status: string }>;
 
@@ -224,6 +231,12 @@ describe('settlements', () => {
     expect(more).toEqual([]);
     expect(settlement).toMatchObject({ amount: 9740 - 1000, origin: 'auto', status: 'completed' });
     expect(await account.balance()).toMatchObject({ available_balance: 1000, reserved_balance: 0 });
+    // Weekly (Mondays by default): a scheduler that missed Monday still settles the week, on Friday, once.
+    expect(await weeklyList()).toMatchObject([{ amount: 9740 - 1000, origin: 'auto', status: 'completed' }]);
+    h.gateway.clock.set(new Date('2026-11-29T23:00:00.000Z')); // Sunday, the same ISO week
+    await auto.run();
+    await h.sim.idle();
+    expect(await weeklyList()).toHaveLength(1);
 
     h.gateway.clock.set(new Date('2026-11-27T18:00:00.000Z'));
     await auto.run();

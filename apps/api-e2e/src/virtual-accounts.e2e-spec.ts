@@ -95,6 +95,22 @@ describe('virtual accounts', () => {
       expect(Object.fromEntries(listed.map((a) => [a.id, a.status]))).toEqual({ [first.id]: 'inactive', [second.id]: 'active' });
     });
 
+    it("never gives one merchant's customer a number another merchant held, even deactivated (the provider keys customers by e-mail)", async () => {
+      const a = await createMerchant(h.gateway);
+      const b = await createMerchant(h.gateway);
+      const email = `shared-${randomBytes(5).toString('hex')}@example.com`;
+      const person = { email, name: 'Ada Lovelace', phone: '+2348012345678' };
+      const ofA = (await api(a, 'POST', '/customers', person)).body.data.reference as string;
+      const ofB = (await api(b, 'POST', '/customers', person)).body.data.reference as string;
+      const held = await account(a, ofA);
+      expect((await api(a, 'POST', `/virtual-accounts/${held.id}/deactivate`)).status).toBe(200);
+
+      const refused = await api(b, 'POST', '/virtual-accounts', { customer_reference: ofB });
+      expect([refused.status, refused.body.code]).toEqual([409, 'virtual_account_exists']);
+      expect(refused.body.message).not.toContain(a.developerId);
+      expect((await api(b, 'GET', '/virtual-accounts')).body.data).toEqual([]);
+    });
+
     it("answers 404 virtual_account_not_found for a missing account, another developer's and the other mode's, on every route", async () => {
       const merchant = await createMerchant(h.gateway, { identityVerified: true });
       const other = await createMerchant(h.gateway);

@@ -3,14 +3,15 @@ import { type Developer, DevelopersService } from '@gateway/domain/developers';
 import { LedgerService } from '@gateway/domain/ledger';
 import { amountLimits } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, CURRENCIES, type Currency, DomainError } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type Currency, DomainError } from '@gateway/platform';
 import { isDuplicateAutoPeriod } from './settlements.repository';
-import { SettlementsService } from './settlements.service';
+import { SETTLEMENT_CURRENCIES, SettlementsService } from './settlements.service';
 
 /**
  * Auto-settlement: accounts set to `daily` or `weekly` have their available balance (less the
  * configured minimum kept, AUTO_SETTLEMENT_MINIMUM_BALANCE) settled once per day or ISO week, from
- * AUTO_SETTLEMENT_TIME (UTC) on — weekly ones from AUTO_SETTLEMENT_WEEKDAY. Each becomes an `auto`
+ * AUTO_SETTLEMENT_TIME (UTC) on — weekly ones from that time on AUTO_SETTLEMENT_WEEKDAY until the ISO
+ * week ends. Each becomes an `auto`
  * settlement that follows the approval rules; up to AUTO_SETTLEMENT_AUTO_APPROVE_LIMIT it is
  * approved on its own. A run that finds the period settled already does nothing (a unique period
  * key per account and currency), so any number of schedulers may run it, and a scheduler that was
@@ -33,16 +34,20 @@ export class AutoSettlementsService {
   async run(): Promise<number> {
     const now = this.clock.now();
     const { hour, minute } = this.config.settlements.autoTime;
-    if (now.getUTCHours() * 60 + now.getUTCMinutes() < hour * 60 + minute) return 0;
-    let created = await this.settleAll('daily', now.toISOString().slice(0, 10));
-    if (now.getUTCDay() === this.config.settlements.autoWeekday) created += await this.settleAll('weekly', isoWeek(now));
+    const pastTimeOfDay = now.getUTCHours() * 60 + now.getUTCMinutes() >= hour * 60 + minute;
+    let created = pastTimeOfDay ? await this.settleAll('daily', now.toISOString().slice(0, 10)) : 0;
+    // Weekly: due from the configured weekday and time until the ISO week ends (Monday to Sunday).
+    const today = isoWeekday(now.getUTCDay());
+    const settlementDay = isoWeekday(this.config.settlements.autoWeekday);
+    if (today > settlementDay || (today === settlementDay && pastTimeOfDay)) created += await this.settleAll('weekly', isoWeek(now));
     return created;
   }
 
   private async settleAll(frequency: 'daily' | 'weekly', period: string): Promise<number> {
     let created = 0;
     for (const developer of await this.developers.autoSettling(frequency)) {
-      for (const currency of CURRENCIES.filter((c) => this.provider.capabilities('live').supports('transfers', c))) {
+      // The settlement bank account is an NGN account (docs/settlements.md).
+      for (const currency of SETTLEMENT_CURRENCIES.filter((c) => this.provider.capabilities('live').supports('transfers', c))) {
         try {
           if (await this.settleOne(developer, currency, period)) created += 1;
         } catch (error) {
@@ -68,6 +73,11 @@ export class AutoSettlementsService {
       throw error;
     }
   }
+}
+
+/** Monday 1 … Sunday 7, from JavaScript's Sunday 0 … Saturday 6. */
+function isoWeekday(day: number): number {
+  return day === 0 ? 7 : day;
 }
 
 /** `2026-W48`: the ISO 8601 week of `date` (weeks start on Monday; week 1 holds the year's first Thursday). */

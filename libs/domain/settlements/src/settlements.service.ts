@@ -28,6 +28,9 @@ export interface SettlementActor {
   ip: string | null;
 }
 
+/** The settlement bank account is a naira account (a NUBAN): settlements are paid in NGN. */
+export const SETTLEMENT_CURRENCIES: readonly Currency[] = ['NGN'];
+
 /** References of settlements: lowercase and 16+ characters, as the provider's transfer references must be. */
 export const SETTLEMENT_REFERENCE_PREFIX = 'stl_';
 
@@ -93,6 +96,9 @@ export class SettlementsService {
   async request(ctx: DeveloperContext, input: { amount: number; currency?: string }, actor: SettlementActor): Promise<SettlementEntity> {
     if (ctx.mode !== 'live') throw new DomainError('live_mode_required', 'Settlements move real money: switch the portal to live mode.');
     const currency = parseRequestCurrency(input.currency);
+    if (!SETTLEMENT_CURRENCIES.includes(currency)) {
+      throw new DomainError('validation_error', 'The settlement currency is not valid.', { currency: ['must be NGN: the settlement bank account is a naira account'] });
+    }
     const checked = checkAmount(input.amount, currency, amountLimits(this.config));
     if (!checked.ok) throw new DomainError('validation_error', 'The amount is not valid.', { amount: [checked.message] });
     const developer = await this.developers.get(ctx.developerId);

@@ -40,6 +40,15 @@ export class VirtualAccountsRepository {
     return this.accounts.findOneBy({ developerId: ctx.developerId, mode: ctx.mode, customerId, status: 'active' });
   }
 
+  /** Whether another developer has ever held `accountNumber` in this mode (an account number never moves between merchants). */
+  async numberHeldByAnotherDeveloper(ctx: DeveloperContext, accountNumber: string): Promise<boolean> {
+    const other = await this.accounts
+      .createQueryBuilder('a')
+      .where('a.mode = :mode AND a.account_number = :accountNumber AND a.developer_id <> :developerId', { mode: ctx.mode, accountNumber, developerId: ctx.developerId })
+      .getExists();
+    return other;
+  }
+
   /**
    * The account a deposit into `accountNumber` belongs to: the active one, else the one most
    * recently deactivated (the provider still routes its number to us: the money is ours to credit).

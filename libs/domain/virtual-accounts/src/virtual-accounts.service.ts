@@ -45,6 +45,12 @@ export class VirtualAccountsService {
     const person = holderOf(customer);
     // Repeatable at the provider (same e-mail, same account): a retry after a timeout gets the account already opened.
     const opened = await this.provider.createDedicatedAccount(ctx.mode, { customerEmail: customer.email, ...person });
+    // The provider keys its customers by e-mail across every merchant of the gateway: a number
+    // another merchant held (even deactivated) must never receive this merchant's customers'
+    // money, nor theirs this one's. Refused without saying whose it is.
+    if (await this.repository.numberHeldByAnotherDeveloper(ctx, opened.accountNumber)) {
+      throw new DomainError('virtual_account_exists', "The provider already gave this e-mail address a dedicated account; open this customer's account with an e-mail address of their own.");
+    }
     const now = this.clock.now();
     try {
       return await this.repository.insert({
