@@ -21,7 +21,7 @@ interface ContractOptions {
 /**
  * Documents a route from the wire DTOs: its request body, its success answer in the envelope
  * (`{success: true, data}`; lists add `meta`) and its error codes. The DTO schemas themselves come
- * from the generated plugin metadata (openapi.metadata.ts). The declared response type must match
+ * from the generated plugin metadata (openapi-metadata/). The declared response type must match
  * the handler's return type, so the document cannot drift from the code:
  *  - `response: PaymentResponse` → `data` is one PaymentResponse;
  *  - `response: [FeeOverrideResponse]` → `data` is an array, without pagination;

@@ -5,7 +5,7 @@ import { documentIdempotency } from './idempotency/idempotency-openapi';
 import { APP_CONFIG, type AppConfig } from '@gateway/platform';
 import { documentRateLimits } from './throttling/rate-limit-openapi';
 import { sdkOperationId } from './openapi-operation-ids';
-import pluginMetadata from './openapi.metadata';
+import pluginMetadata from './openapi-metadata';
 import { MAX_JSON_DEPTH } from './json-depth';
 
 const ERROR_TABLE = ERROR_CODES.map((code) => `| ${ERROR_HTTP_STATUS[code]} | \`${code}\` |`).join('\n');
