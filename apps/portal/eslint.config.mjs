@@ -12,4 +12,19 @@ export default [
     files: ['apps/portal/**/*.ts', 'apps/portal/**/*.tsx'],
     ...reactHooks.configs.flat['recommended-latest'],
   },
+  {
+    // The browser tests boot the real API in-process (as apps/api-e2e does) and share its helpers;
+    // the portal's own code (src/) still imports only @gateway/contracts.
+    files: ['apps/portal/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@gateway/api', '@gateway/domain/identity', '@gateway/platform', '@gateway/platform/testing', '../../../api-e2e/src/support/portal-client', '../../../api-e2e/src/support/gateway'],
+          depConstraints: [{ sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:domain', 'type:app', 'type:e2e'] }],
+        },
+      ],
+    },
+  },
 ];

@@ -12,6 +12,9 @@ module.exports = {
   preset: '../../jest.preset.js',
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.{ts,tsx}', '<rootDir>/test/**/*.browser-spec.ts'],
+  // The session browser tests boot the real API on a fresh database, as apps/api-e2e does.
+  globalSetup: '<rootDir>/../../libs/platform/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../../libs/platform/src/testing/global-teardown.ts',
   testTimeout: 60000,
   passWithNoTests: false,
 };

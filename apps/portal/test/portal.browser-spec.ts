@@ -171,9 +171,9 @@ describe('portal in a browser (vite build + vite preview + Chromium)', () => {
   }
 
   it('renders the shell: product name, landmarks, navigation and API docs links', async () => {
-    await page.goto(`${portalUrl}/`);
+    await page.goto(`${portalUrl}/#/status`);
 
-    // `/` leads to the status page.
+    // The status page needs no sign-in (the account pages do: see portal-session.browser-spec.ts).
     await page.getByRole('heading', { level: 1, name: 'API status' }).waitFor();
     expect(new URL(page.url()).hash).toBe('#/status');
     expect(await page.title()).toBe('API status · Gateway');

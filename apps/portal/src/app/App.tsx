@@ -1,46 +1,37 @@
-import { useEffect, useRef } from 'react';
-import { ApiClientProvider, defaultApiClient } from '../shared/api-context';
-import type { ApiClient } from '../shared/api-client';
-import { AppShell, SideNav } from '../shared/layout';
-import { PRODUCT_NAME } from '../shared/links';
-import { matchRoute, navigate, useCurrentPath } from '../shared/router';
-import { NotFoundPage } from './NotFoundPage';
-import { appRoutes, DEFAULT_PATH, resourceLinks } from './routes';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { ME_QUERY_KEY } from '../features/auth';
+import { onSessionExpired } from '../shared/api';
+import { createQueryClient } from './query-client';
+import { createPortalRouter } from './router';
 
-const navItems = appRoutes.map((route) => ({ to: route.path, label: route.navLabel }));
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createPortalRouter);
 
-export interface AppProps {
-  /** The API client the pages use; the same-origin client by default. */
-  apiClient?: ApiClient;
-}
-
-export function App({ apiClient = defaultApiClient }: AppProps) {
-  const path = useCurrentPath();
-  const route = matchRoute(appRoutes, path === '/' ? DEFAULT_PATH : path);
-  const mainRef = useRef<HTMLElement>(null);
-  const previousPath = useRef<string | null>(null);
-
-  useEffect(() => {
-    if (path === '/') navigate(DEFAULT_PATH, { replace: true });
-  }, [path]);
-
-  useEffect(() => {
-    document.title = `${route?.title ?? 'Page not found'} · ${PRODUCT_NAME}`;
-  }, [route]);
-
-  // After navigating (not on the first load), move focus to the new page so screen readers
-  // start reading it, as they would after a full page load.
-  useEffect(() => {
-    const effectivePath = path === '/' ? DEFAULT_PATH : path;
-    if (previousPath.current !== null && previousPath.current !== effectivePath) mainRef.current?.focus();
-    previousPath.current = effectivePath;
-  }, [path]);
+  // A 401 after having been signed in: the session ended (idle, expiry, signed out elsewhere).
+  // Without a session there was nothing to end (e.g. the public status page asking who is there).
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        const hadSession = queryClient.getQueryData(ME_QUERY_KEY) !== undefined;
+        if (!hadSession) return;
+        queryClient.clear();
+        const { pathname, search } = router.state.location;
+        void router.navigate(`/sign-in?next=${encodeURIComponent(pathname + search)}`, { replace: true, state: { expired: true } });
+      }),
+    [queryClient, router],
+  );
 
   return (
-    <ApiClientProvider client={apiClient}>
-      <AppShell mainRef={mainRef} navigation={<SideNav label="Portal" items={navItems} resources={resourceLinks} />}>
-        {route ? route.element : <NotFoundPage path={path} />}
-      </AppShell>
-    </ApiClientProvider>
+    <MantineProvider>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
   );
 }

@@ -1,14 +1,19 @@
+import { Anchor, Text } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 import { PageHeader } from '../shared/layout';
-import { Link } from '../shared/router';
-import { DEFAULT_PATH } from './routes';
 
-export function NotFoundPage({ path }: { path: string }) {
+export function NotFoundPage() {
+  const { pathname } = useLocation();
   return (
     <>
       <PageHeader title="Page not found" />
-      <p>
-        There is no portal page at <code>{path}</code>. <Link to={DEFAULT_PATH}>Go to the API status</Link>.
-      </p>
+      <Text>
+        There is no portal page at <code>{pathname}</code>.{' '}
+        <Anchor component={Link} to="/status">
+          Go to the API status
+        </Anchor>
+        .
+      </Text>
     </>
   );
 }

@@ -1,3 +1,1 @@
-export * from './AppShell';
 export * from './PageHeader';
-export * from './SideNav';

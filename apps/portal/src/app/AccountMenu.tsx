@@ -1,0 +1,36 @@
+import { Badge, Button, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useMe, useSignOut } from '../features/auth';
+
+/** Who is signed in, to which account, in which mode — or a way to sign in. */
+export function AccountMenu() {
+  const me = useMe();
+  const signOut = useSignOut();
+  if (!me.data) {
+    return (
+      <Button component={Link} to="/sign-in" size="xs" variant="light">
+        Sign in
+      </Button>
+    );
+  }
+  const { account, email, session } = me.data;
+  return (
+    <Group gap="sm" wrap="nowrap" aria-label="Your account" role="group">
+      <Badge color={session.mode === 'live' ? 'green' : 'orange'} variant="light">
+        {session.mode === 'live' ? 'Live mode' : 'Test mode'}
+      </Badge>
+      <div>
+        <Text size="sm" fw={600} lh={1.2} data-testid="account-name">
+          {account?.name ?? 'Platform staff'}
+        </Text>
+        <Text size="xs" c="dimmed" lh={1.2} visibleFrom="sm">
+          {email}
+          {account ? ` · ${account.role}` : ''}
+        </Text>
+      </div>
+      <Button size="xs" variant="default" onClick={() => signOut.mutate()} loading={signOut.isPending}>
+        Sign out
+      </Button>
+    </Group>
+  );
+}

@@ -1,0 +1,12 @@
+import { API_DOCS_URL, OPENAPI_JSON_URL } from '../shared/links';
+
+/** The side navigation, in order. Each new page adds its entry here and its route in router.tsx. */
+export const PAGE_LINKS = [
+  { to: '/keys', label: 'API keys' },
+  { to: '/status', label: 'API status' },
+] as const;
+
+export const RESOURCE_LINKS = [
+  { href: API_DOCS_URL, label: 'API reference' },
+  { href: OPENAPI_JSON_URL, label: 'OpenAPI document' },
+] as const;

@@ -1,0 +1,43 @@
+import { createHashRouter, Navigate } from 'react-router';
+import { RequireSession, SignInPage } from '../features/auth';
+import { NotFoundPage } from './NotFoundPage';
+import { PortalLayout } from './PortalLayout';
+
+/** A route's document title and navigation label (read by the layout through `useMatches`). */
+export interface RouteHandle {
+  title: string;
+}
+
+/**
+ * The portal's routes. Hash URLs (`/#/keys`) keep the app servable as static files behind any
+ * proxy without rewrite rules. Pages load on demand, so the first load carries only the shell.
+ */
+export function createPortalRouter() {
+  return createHashRouter([
+    { path: '/sign-in', element: <SignInPage /> },
+    {
+      element: <PortalLayout />,
+      children: [
+        { index: true, element: <Navigate to="/keys" replace /> },
+        {
+          path: '/status',
+          handle: { title: 'API status' } satisfies RouteHandle,
+          lazy: async () => ({ Component: (await import('../features/status')).StatusPage }),
+        },
+        {
+          element: <RequireSession />,
+          children: [
+            {
+              path: '/keys',
+              handle: { title: 'API keys' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/keys')).KeysPage }),
+            },
+          ],
+        },
+        { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, element: <NotFoundPage /> },
+      ],
+    },
+  ]);
+}
+
+export type PortalRouter = ReturnType<typeof createPortalRouter>;

@@ -1,0 +1,1 @@
+export { KeysPage } from './pages/KeysPage';
