@@ -32,6 +32,21 @@ export function createPortalRouter() {
               handle: { title: 'API keys' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/keys')).KeysPage }),
             },
+            {
+              path: '/ip-allowlist',
+              handle: { title: 'IP allowlist' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/ip-allowlist')).IpAllowlistPage }),
+            },
+            {
+              path: '/request-logs',
+              handle: { title: 'Request logs' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/request-logs')).RequestLogsPage }),
+            },
+            {
+              path: '/team',
+              handle: { title: 'Team' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/team')).TeamPage }),
+            },
           ],
         },
         { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, element: <NotFoundPage /> },

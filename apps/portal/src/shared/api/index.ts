@@ -1,5 +1,5 @@
 export { portalApi } from './portal-client';
-export { unwrap } from './unwrap';
+export { unwrap, unwrapPage, type Page } from './unwrap';
 export { rememberCsrfToken, forgetCsrfToken } from './csrf-token';
 export { onSessionExpired } from './session-expiry';
 export type { components, paths } from './schema';

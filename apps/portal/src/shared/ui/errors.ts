@@ -8,3 +8,12 @@ export function needsTotp(error: unknown): boolean {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A `validation_error`'s messages per form field (`{ cidr: 'must be …' }`), for `form.setErrors`;
+ * empty for any other error, which the form shows as a whole instead.
+ */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!isApiError(error) || !error.errors) return {};
+  return Object.fromEntries(Object.entries(error.errors).map(([field, messages]) => [field, messages.join(' ')]));
+}

@@ -1,0 +1,1 @@
+export { IpAllowlistPage } from './pages/IpAllowlistPage';

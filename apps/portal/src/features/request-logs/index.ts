@@ -1,0 +1,1 @@
+export { RequestLogsPage } from './pages/RequestLogsPage';

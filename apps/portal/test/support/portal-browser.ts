@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type * as Vite from 'vite';
+import { PORTAL_PASSWORD, type PortalAccount, startRealGateway, type TestGateway } from './real-gateway';
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
+
+/** Vite is ESM-only: loaded through Node's own require(esm), outside Jest's registry (see portal.browser-spec.ts). */
+function loadVite(): typeof Vite {
+  return process.getBuiltinModule('node:module').createRequire(__filename)('vite') as typeof Vite;
+}
+
+export interface PortalInBrowser {
+  gateway: TestGateway;
+  provision: (options?: { identityVerified?: boolean }) => Promise<PortalAccount>;
+  browser: Browser;
+  portalUrl: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * The set-up of portal-session.browser-spec.ts for further specs: the real API on this run's fresh
+ * database, `vite build` → `vite preview` proxying /api to it, and Debian's Chromium (never downloaded).
+ */
+export async function startPortalInBrowser(tag: string): Promise<PortalInBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
+  const { gateway, provision } = await startRealGateway();
+  const outDir = mkdtempSync(join(tmpdir(), `gateway-portal-${tag}-`));
+  const vite = loadVite();
+  await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });
+  const target = { target: gateway.baseUrl };
+  const previewServer = await vite.preview({
+    configFile: VITE_CONFIG,
+    logLevel: 'silent',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true, proxy: { '/api': target, '/health': target, '/ready': target } },
+  });
+  const portalUrl = `http://127.0.0.1:${(previewServer.httpServer.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const close = async () => {
+    await browser.close();
+    await previewServer.close();
+    await gateway.close();
+    rmSync(outDir, { recursive: true, force: true });
+  };
+  return { gateway, provision, browser, portalUrl, close };
+}
+
+/** Opens `hash` (e.g. `#/team`), signs in on the page it redirects to, and waits for the page's heading. */
+export async function signInTo(page: Page, portalUrl: string, hash: string, email: string, heading: string): Promise<void> {
+  await page.goto(`${portalUrl}/${hash}`);
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('textbox', { name: /^Password/ }).fill(PORTAL_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
