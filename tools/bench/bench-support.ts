@@ -140,3 +140,23 @@ Promise.all(Array.from({ length: job.connections }, worker)).then(() => {
   agent.destroy();
 });
 `;
+
+/**
+ * The environment of a gateway under a benchmark: production mode, this run's database, the
+ * simulator as both modes' provider, and rate limits too high ever to refuse, so every request
+ * goes the whole way (counting included).
+ */
+export function benchGatewayEnv(databaseUrl: string, simUrl: string, secrets: { test: string; live: string }): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 7).toString('base64')}`,
+    PROVIDER_TEST_BASE_URL: simUrl,
+    PROVIDER_LIVE_BASE_URL: simUrl,
+    PROVIDER_TEST_SECRET_KEY: secrets.test,
+    PROVIDER_LIVE_SECRET_KEY: secrets.live,
+    RATE_LIMIT_TEST_PER_SECOND: '1000000',
+    RATE_LIMIT_LIVE_PER_SECOND: '1000000',
+    RATE_LIMIT_IP_PER_SECOND: '1000000',
+  };
+}

@@ -10,7 +10,7 @@ import { loadConfig } from '@gateway/platform';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
-import type { LoadResult } from './bench-support';
+import { benchGatewayEnv, type LoadResult } from './bench-support';
 import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
 import { runPgbench } from './pgbench/run-pgbench';
 
@@ -66,19 +66,7 @@ async function main(): Promise<void> {
   // No webhook URL: the simulator sends no callbacks, so only verify credits.
   const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
   const simUrl = await sim.listen();
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 7).toString('base64')}`,
-    PROVIDER_TEST_BASE_URL: simUrl,
-    PROVIDER_LIVE_BASE_URL: simUrl,
-    PROVIDER_TEST_SECRET_KEY: secrets.test,
-    PROVIDER_LIVE_SECRET_KEY: secrets.live,
-    // High enough never to refuse, so every request goes the whole way (counting included).
-    RATE_LIMIT_TEST_PER_SECOND: '1000000',
-    RATE_LIMIT_LIVE_PER_SECOND: '1000000',
-    RATE_LIMIT_IP_PER_SECOND: '1000000',
-  };
+  const env = benchGatewayEnv(databaseUrl, simUrl, secrets);
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const children: ChildProcess[] = [];

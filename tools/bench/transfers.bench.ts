@@ -14,6 +14,7 @@ import { createProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
+import { benchGatewayEnv } from './bench-support';
 
 /**
  * Transfers: single transfers created per second (POST /transfers, live keys, through the whole API
@@ -51,20 +52,7 @@ async function main(): Promise<void> {
   const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
   const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
   const simUrl = await sim.listen();
-  const env: Record<string, string> = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    ENCRYPTION_KEYS: `bench:${Buffer.alloc(32, 7).toString('base64')}`,
-    PROVIDER_TEST_BASE_URL: simUrl,
-    PROVIDER_LIVE_BASE_URL: simUrl,
-    PROVIDER_TEST_SECRET_KEY: secrets.test,
-    PROVIDER_LIVE_SECRET_KEY: secrets.live,
-    // High enough never to refuse, so every request goes the whole way (counting included).
-    RATE_LIMIT_TEST_PER_SECOND: '1000000',
-    RATE_LIMIT_LIVE_PER_SECOND: '1000000',
-    RATE_LIMIT_IP_PER_SECOND: '1000000',
-  };
+  const env: Record<string, string> = { ...benchGatewayEnv(databaseUrl, simUrl, secrets), LOG_LEVEL: 'warn' };
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const children: ChildProcess[] = [];

@@ -4,25 +4,19 @@
  * the merchant then verifies. Needs Chromium: CHROMIUM_PATH names it, by default Debian's
  * /usr/bin/chromium (`apt-get install -y chromium`); see the README.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { http } from './support/http';
 import { createMerchant } from './support/merchants';
 import { buyer, initializePayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 describe('hosted checkout in a real browser', () => {
   let h: PaymentsHarness;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM_PATH)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH to a Chromium or Chrome executable (this test never downloads a browser).`);
-    }
+    browser = await launchChromium();
     h = await startPaymentsHarness();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

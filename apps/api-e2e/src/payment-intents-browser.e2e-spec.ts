@@ -5,25 +5,19 @@
  * `requires_capture`, captures part of it and the rest is released. Needs Chromium, as
  * checkout-browser.e2e-spec.ts (CHROMIUM_PATH, by default /usr/bin/chromium).
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { http } from './support/http';
 import { createMerchant } from './support/merchants';
 import { buyer, startPaymentsHarness, type PaymentsHarness } from './support/payments';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 describe('payment intent for a new customer, authorized in a real browser', () => {
   let h: PaymentsHarness;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM_PATH)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH to a Chromium or Chrome executable (this test never downloads a browser).`);
-    }
+    browser = await launchChromium();
     h = await startPaymentsHarness();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -3,56 +3,27 @@
  * test database): `vite build` → `vite preview` proxying /api to it → Chromium via playwright-core.
  * Never downloads a browser (CHROMIUM_PATH, default Debian's /usr/bin/chromium).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { authenticator } from 'otplib';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import type * as Vite from 'vite';
-import { PORTAL_PASSWORD, type PortalAccount, startRealGateway, type TestGateway } from './support/real-gateway';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const VITE_CONFIG = resolve(__dirname, '../vite.config.ts');
-
-/** Vite is ESM-only: loaded through Node's own require(esm), outside Jest's registry (see portal.browser-spec.ts). */
-function loadVite(): typeof Vite {
-  return process.getBuiltinModule('node:module').createRequire(__filename)('vite') as typeof Vite;
-}
+import type { Browser, Page } from 'playwright-core';
+import { type PortalInBrowser, startPortalInBrowser } from './support/portal-browser';
+import { PORTAL_PASSWORD, type PortalAccount, type TestGateway } from './support/real-gateway';
 
 describe('portal sessions and API keys in a browser, against the real API', () => {
+  let portal: PortalInBrowser;
   let gateway: TestGateway;
   let provision: (options?: { identityVerified?: boolean }) => Promise<PortalAccount>;
-  let outDir: string;
-  let previewServer: Vite.PreviewServer;
   let browser: Browser;
   let portalUrl = '';
   let page: Page;
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
-    ({ gateway, provision } = await startRealGateway());
-    outDir = mkdtempSync(join(tmpdir(), 'gateway-portal-session-'));
-    const vite = loadVite();
-    await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });
-    const target = { target: gateway.baseUrl };
-    previewServer = await vite.preview({
-      configFile: VITE_CONFIG,
-      logLevel: 'silent',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0, strictPort: true, proxy: { '/api': target, '/health': target, '/ready': target } },
-    });
-    portalUrl = `http://127.0.0.1:${(previewServer.httpServer.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    portal = await startPortalInBrowser('session');
+    ({ gateway, provision, browser, portalUrl } = portal);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await previewServer?.close();
-    await gateway?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
+    await portal?.close();
   });
 
   beforeEach(async () => {

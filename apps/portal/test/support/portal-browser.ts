@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../api-e2e/src/support/chromium';
 import type * as Vite from 'vite';
 import { PORTAL_PASSWORD, type PortalAccount, startRealGateway, type TestGateway } from './real-gateway';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
 
 /** Vite is ESM-only: loaded through Node's own require(esm), outside Jest's registry (see portal.browser-spec.ts). */
@@ -24,11 +23,10 @@ export interface PortalInBrowser {
 }
 
 /**
- * The set-up of portal-session.browser-spec.ts for further specs: the real API on this run's fresh
+ * The set-up of the portal's real-API browser specs: the real API on this run's fresh
  * database, `vite build` → `vite preview` proxying /api to it, and Debian's Chromium (never downloaded).
  */
 export async function startPortalInBrowser(tag: string): Promise<PortalInBrowser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is not installed at ${CHROMIUM_PATH} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
   const { gateway, provision } = await startRealGateway();
   const outDir = mkdtempSync(join(tmpdir(), `gateway-portal-${tag}-`));
   const vite = loadVite();
@@ -41,7 +39,7 @@ export async function startPortalInBrowser(tag: string): Promise<PortalInBrowser
     preview: { host: '127.0.0.1', port: 0, strictPort: true, proxy: { '/api': target, '/health': target, '/ready': target } },
   });
   const portalUrl = `http://127.0.0.1:${(previewServer.httpServer.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const close = async () => {
     await browser.close();
     await previewServer.close();
