@@ -365,7 +365,7 @@ describe('refunds', () => {
       const scheduler = await startScheduler(schedulerEnvFor(h));
       try {
         // The scan runs at second 15 of every minute.
-        const status = await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (s) => s !== 'pending', 140_000); // up to two of its ticks: headroom for a loaded machine
+        const status = await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (s) => s !== 'pending', 260_000); // a resubmission, or a lost callback's reconciliation 2 minutes later
         expect(status).toBe('processed');
         expect(scheduler.output()).toMatch(/Resubmitted \d+ refunds not yet accepted by the provider/);
       } finally {
@@ -375,6 +375,6 @@ describe('refunds', () => {
       expect(await events('refund.completed', pending.reference)).toBe(1);
       expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(600);
       expect(await available(merchant)).toBe(9740 - 600);
-    }, 200_000);
+    }, 320_000);
   });
 });

@@ -49,13 +49,14 @@ export class RefundsRepository {
   }
 
   /**
-   * Claims up to `limit` unaccepted refunds untouched since `staleBefore` by moving their
-   * updated_at on (SKIP LOCKED: concurrent scans claim disjoint rows); returns their ids.
+   * Claims up to `limit` pending refunds untouched since `staleBefore` — unaccepted ones, and
+   * accepted ones whose settling callback never came — by moving their updated_at on (SKIP LOCKED:
+   * concurrent scans claim disjoint rows); returns their ids.
    */
-  async claimUnaccepted(now: Date, staleBefore: Date, limit: number): Promise<string[]> {
+  async claimStalePending(now: Date, staleBefore: Date, limit: number): Promise<string[]> {
     const [claimed] = (await this.refunds.query(
       `UPDATE refunds SET updated_at = $1
-        WHERE id IN (SELECT id FROM refunds WHERE status = ANY ($4::text[]) AND provider_refund_id IS NULL AND updated_at < $2
+        WHERE id IN (SELECT id FROM refunds WHERE status = ANY ($4::text[]) AND updated_at < $2
                       ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id`,
       [now, staleBefore, limit, UNSETTLED],

@@ -6,7 +6,7 @@ import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { PaymentsService } from '@gateway/domain/payments';
 import { confirmedPayment } from '@gateway/domain/payments/testing';
 import { PaymentProvider, ProviderCapabilities, ProviderRejectedError, SIMULATOR_RULES, type RefundInput } from '@gateway/provider';
-import { Amount, ConfigModule, type DeveloperContext } from '@gateway/platform';
+import { Amount, ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -19,13 +19,14 @@ import { RefundsService } from './refunds.service';
  */
 describe('RefundsService (amounts and concurrency)', () => {
   let app: INestApplicationContext;
+  let clock: ManualClock;
   let dataSource: DataSource;
   let refunds: RefundsService;
   let payments: PaymentsService;
   let provider: PaymentProvider;
 
   beforeAll(async () => {
-    ({ app } = await createDomainTestContext([ConfigModule.forRoot(testConfig({ PLATFORM_FEES: '' })), DevelopersModule, RefundsModule]));
+    ({ app, clock } = await createDomainTestContext([ConfigModule.forRoot(testConfig({ PLATFORM_FEES: '' })), DevelopersModule, RefundsModule]));
     dataSource = app.get<DataSource>(getDataSourceToken());
     refunds = app.get(RefundsService);
     payments = app.get(PaymentsService, { strict: false });
@@ -130,5 +131,25 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect([refund.status, refund.providerRefundId]).toEqual(['processed', '9100']);
     expect(await refunded(ctx, reference)).toBe('2000.00');
     expect(await available(ctx)).toBe('0.00');
+  });
+
+  it('an accepted refund whose callback never came is reconciled by the scan, never sent again', async () => {
+    const { ctx, reference } = await paid(3000);
+    let accepted: { providerId: string; amount: Amount } | undefined;
+    const refund = jest.spyOn(provider, 'refund').mockImplementation(async (_mode, input: RefundInput) => {
+      accepted = { providerId: String(randomInt(1, 2 ** 31)), amount: input.amount as Amount };
+      return { providerId: accepted.providerId, status: 'pending', amount: accepted.amount, currency: 'NGN', transactionReference: input.transactionReference };
+    });
+    const made = await refunds.create(ctx, { paymentReference: reference, amount: 1200 });
+    expect(made.status).toBe('pending');
+    // The provider has paid it back; its callback was lost.
+    jest.spyOn(provider, 'listRefunds').mockImplementation(async (_mode, transactionReference) =>
+      accepted ? [{ providerId: accepted.providerId, status: 'processed', amount: accepted.amount, currency: 'NGN', transactionReference }] : [],
+    );
+    expect(await refunds.resubmitUnaccepted()).toBe(0); // not stale yet
+    clock.advance(2 * 60_000 + 1);
+    expect(await refunds.resubmitUnaccepted()).toBe(1);
+    expect((await refunds.get(ctx, made.reference)).status).toBe('processed');
+    expect(refund).toHaveBeenCalledTimes(1);
   });
 });

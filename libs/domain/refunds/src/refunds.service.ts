@@ -111,18 +111,21 @@ export class RefundsService {
   }
 
   /**
-   * Resubmits refunds the provider never accepted (no provider id stored) and nobody touched for
-   * RESUBMIT_AFTER_MS: their request timed out, crashed, or was never retried. Each is claimed
-   * (its updated_at moved on) before it is sent, so concurrent scans share the work. Returns how
-   * many were resubmitted, whatever the provider answered.
+   * Pending refunds nobody touched for RESUBMIT_AFTER_MS: one the provider never accepted (no
+   * provider id stored: its request timed out, crashed, or was never retried) is resubmitted; one it
+   * accepted whose settling callback never came is reconciled with the provider's list. Each is
+   * claimed (its updated_at moved on) first, so concurrent scans share the work. Returns how many
+   * were looked at, whatever the provider answered.
    */
   async resubmitUnaccepted(limit = 50): Promise<number> {
     const now = this.clock.now();
-    const claimed = await this.repository.claimUnaccepted(now, new Date(now.getTime() - RESUBMIT_AFTER_MS), limit);
+    const claimed = await this.repository.claimStalePending(now, new Date(now.getTime() - RESUBMIT_AFTER_MS), limit);
     for (const id of claimed) {
       const refund = await this.repository.findById(id);
       try {
-        await this.submit(refund, 'again');
+        // Accepted already (its callback was lost): only asked about, never sent again.
+        if (refund.providerRefundId) await this.reconcile(refund.mode, refund.paymentReference);
+        else await this.submit(refund, 'again');
       } catch (error) {
         this.logger.warn(`refund ${refund.reference} is still not accepted by the provider: ${error instanceof Error ? error.message : String(error)}`);
       }
