@@ -13,7 +13,7 @@ export default [
     ...reactHooks.configs.flat['recommended-latest'],
   },
   {
-    // The browser tests boot the real API in-process (as apps/api-e2e does) and share its helpers;
+    // The browser tests boot the real API in-process (as apps/api-e2e does, with its provider simulator) and share its helpers;
     // the portal's own code (src/) still imports only @gateway/contracts.
     files: ['apps/portal/test/**/*.ts'],
     rules: {
@@ -21,7 +21,7 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@gateway/api', '@gateway/domain/identity', '@gateway/platform', '@gateway/platform/testing', '../../../api-e2e/src/support/portal-client', '../../../api-e2e/src/support/gateway', '../../../api-e2e/src/support/chromium'],
+          allow: ['@gateway/api', '@gateway/domain/identity', '@gateway/platform', '@gateway/platform/testing', '@gateway/provider-sim', '../../../api-e2e/src/support/portal-client', '../../../api-e2e/src/support/gateway', '../../../api-e2e/src/support/chromium'],
           depConstraints: [{ sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:domain', 'type:app', 'type:e2e'] }],
         },
       ],

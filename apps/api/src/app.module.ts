@@ -23,12 +23,15 @@ import { PaymentsApiModule } from './modules/payments/payments-api.module';
 import { ProviderWebhooksApiModule } from './modules/provider-webhooks/provider-webhooks-api.module';
 import { RefundsApiModule } from './modules/refunds/refunds-api.module';
 import { DisputesApiModule } from './modules/disputes/disputes-api.module';
+import { TestClocksApiModule } from './modules/test-clocks/test-clocks-api.module';
 import { PaymentIntentsApiModule } from './modules/payment-intents/payment-intents-api.module';
 import { WalletApiModule } from './modules/wallet/wallet-api.module';
 import { SubaccountsApiModule } from './modules/subaccounts/subaccounts-api.module';
 import { TransfersApiModule } from './modules/transfers/transfers-api.module';
 import { SettlementsApiModule } from './modules/settlements/settlements-api.module';
 import { VirtualAccountsApiModule } from './modules/virtual-accounts/virtual-accounts-api.module';
+import { InvoicesApiModule } from './modules/invoices/invoices-api.module';
+import { SubscriptionsApiModule } from './modules/subscriptions/subscriptions-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -60,12 +63,15 @@ export class AppModule {
         ProviderWebhooksApiModule,
         RefundsApiModule,
         DisputesApiModule,
+        TestClocksApiModule,
         PaymentIntentsApiModule,
         WalletApiModule,
         SubaccountsApiModule,
         TransfersApiModule,
         SettlementsApiModule,
         VirtualAccountsApiModule,
+        InvoicesApiModule,
+        SubscriptionsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

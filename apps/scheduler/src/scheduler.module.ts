@@ -9,10 +9,13 @@ import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-hous
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { TransferReconciliationModule } from './jobs/transfer-reconciliation/transfer-reconciliation.module';
 import { DisputeExpiryModule } from './jobs/dispute-expiry/dispute-expiry.module';
+import { InvoiceOverdueModule } from './jobs/invoice-overdue/invoice-overdue.module';
 import { SettlementsJobsModule } from './jobs/settlements/settlements-jobs.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
+import { SubscriptionBillingModule } from './jobs/subscription-billing/subscription-billing.module';
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 import { JobQueueModule } from './jobs/job-queue/job-queue.module';
+import { TestClockRulesModule } from './jobs/test-clocks/test-clock-rules.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -43,11 +46,14 @@ export class SchedulerModule {
         PortalHousekeepingModule,
         AbandonedPaymentsModule,
         ScheduledChargesModule,
+        SubscriptionBillingModule,
         PaymentIntentExpiryModule,
         RefundResubmissionModule,
         TransferReconciliationModule,
         DisputeExpiryModule,
+        InvoiceOverdueModule,
         SettlementsJobsModule,
+        TestClockRulesModule,
         JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

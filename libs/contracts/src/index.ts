@@ -15,5 +15,8 @@ export * from './transfers';
 export * from './settlements';
 export * from './payment-intents';
 export * from './virtual-accounts';
+export * from './subscriptions';
+export * from './invoices';
 export * from './portal';
 export * from './health';
+export * from './sandbox';

@@ -87,9 +87,13 @@ export async function paidPayment(gateway: TestGateway, merchant: Pick<TestMerch
 
 export const buyer = () => `buyer-${randomBytes(5).toString('hex')}@example.com`;
 
-/** A new merchant whose customer paid once with `card` (a documented test card), leaving a saved card. */
-export async function customerWithSavedCard(h: PaymentsHarness, card = '4084084084084081'): Promise<{ merchant: TestMerchant; email: string; code: string }> {
-  const merchant = await createMerchant(h.gateway);
+/** A merchant (a new one unless given) whose customer paid once with `card` (a documented test card), leaving a saved card. */
+export async function customerWithSavedCard(
+  h: PaymentsHarness,
+  card = '4084084084084081',
+  existing?: TestMerchant,
+): Promise<{ merchant: TestMerchant; email: string; code: string }> {
+  const merchant = existing ?? (await createMerchant(h.gateway));
   const email = buyer();
   const init = await initializePayment(h.gateway, merchant, { amount: 1000, email });
   await http(h.sim.url() as string, 'POST', `/sim/transactions/${init.body.data.reference}/complete`, { token: h.secrets.test, body: { card } });

@@ -16,11 +16,12 @@ export function AccountMenu() {
   const { account, email, session } = me.data;
   return (
     <Group gap="sm" wrap="nowrap" aria-label="Your account" role="group">
-      <Badge color={session.mode === 'live' ? 'green' : 'orange'} variant="light">
+      {/* On a phone the badge and the button keep their size; the account name gives way (truncated). */}
+      <Badge color={session.mode === 'live' ? 'green' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
         {session.mode === 'live' ? 'Live mode' : 'Test mode'}
       </Badge>
-      <div>
-        <Text size="sm" fw={600} lh={1.2} data-testid="account-name">
+      <div style={{ minWidth: 0 }}>
+        <Text size="sm" fw={600} lh={1.2} data-testid="account-name" truncate="end">
           {account?.name ?? 'Platform staff'}
         </Text>
         <Text size="xs" c="dimmed" lh={1.2} visibleFrom="sm">
@@ -28,7 +29,7 @@ export function AccountMenu() {
           {account ? ` · ${account.role}` : ''}
         </Text>
       </div>
-      <Button size="xs" variant="default" onClick={() => signOut.mutate()} loading={signOut.isPending}>
+      <Button size="xs" variant="default" onClick={() => signOut.mutate()} loading={signOut.isPending} style={{ flexShrink: 0 }}>
         Sign out
       </Button>
     </Group>

@@ -2,6 +2,9 @@ import { API_DOCS_URL, OPENAPI_JSON_URL } from '../shared/links';
 
 /** The side navigation, in order. Each new page adds its entry here and its route in router.tsx. */
 export const PAGE_LINKS = [
+  { to: '/payments', label: 'Payments' },
+  { to: '/customers', label: 'Customers' },
+  { to: '/wallet', label: 'Wallet' },
   { to: '/keys', label: 'API keys' },
   { to: '/ip-allowlist', label: 'IP allowlist' },
   { to: '/request-logs', label: 'Request logs' },

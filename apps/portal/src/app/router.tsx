@@ -33,6 +33,36 @@ export function createPortalRouter() {
               lazy: async () => ({ Component: (await import('../features/keys')).KeysPage }),
             },
             {
+              path: '/payments',
+              handle: { title: 'Payments' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/payments')).PaymentsPage }),
+            },
+            {
+              path: '/payments/:reference',
+              handle: { title: 'Payment' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/payments')).PaymentDetailPage }),
+            },
+            {
+              path: '/refunds/:reference',
+              handle: { title: 'Refund' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/payments')).RefundRedirectPage }),
+            },
+            {
+              path: '/customers',
+              handle: { title: 'Customers' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/customers')).CustomersPage }),
+            },
+            {
+              path: '/customers/:reference',
+              handle: { title: 'Customer' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/customers')).CustomerDetailPage }),
+            },
+            {
+              path: '/wallet',
+              handle: { title: 'Wallet' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/wallet')).WalletPage }),
+            },
+            {
               path: '/ip-allowlist',
               handle: { title: 'IP allowlist' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/ip-allowlist')).IpAllowlistPage }),

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../api-e2e/src/support/chromium';
 import type * as Vite from 'vite';
-import { PORTAL_PASSWORD, type PortalAccount, startRealGateway, type TestGateway } from './real-gateway';
+import { PORTAL_PASSWORD, type PortalAccount, type RealGatewayOptions, startRealGateway, type TestGateway } from './real-gateway';
 
 const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
 
@@ -26,8 +26,8 @@ export interface PortalInBrowser {
  * The set-up of the portal's real-API browser specs: the real API on this run's fresh
  * database, `vite build` → `vite preview` proxying /api to it, and Debian's Chromium (never downloaded).
  */
-export async function startPortalInBrowser(tag: string): Promise<PortalInBrowser> {
-  const { gateway, provision } = await startRealGateway();
+export async function startPortalInBrowser(tag: string, options: RealGatewayOptions = {}): Promise<PortalInBrowser> {
+  const { gateway, provision } = await startRealGateway(options);
   const outDir = mkdtempSync(join(tmpdir(), `gateway-portal-${tag}-`));
   const vite = loadVite();
   await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });

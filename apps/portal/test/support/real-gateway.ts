@@ -2,22 +2,46 @@ import { createApiApp } from '@gateway/api';
 import { UsersService } from '@gateway/domain/identity';
 import { ManualClock } from '@gateway/platform';
 import { testConfig } from '@gateway/platform/testing';
+import { createProviderSimulator } from '@gateway/provider-sim';
+import { randomBytes } from 'node:crypto';
 import { PortalClient, provisionAccount, PORTAL_PASSWORD, type PortalAccount } from '../../../api-e2e/src/support/portal-client';
 import type { TestGateway } from '../../../api-e2e/src/support/gateway';
 
 export { PORTAL_PASSWORD, PortalClient, type PortalAccount, type TestGateway };
 
+export interface RealGatewayOptions {
+  /** Start the provider simulator and point the gateway's provider (both modes) at it. */
+  providerSimulator?: boolean;
+}
+
 /**
  * The real API on this run's fresh test database (the portal's jest globalSetup creates it), booted
  * the way apps/api-e2e boots it, with a signed-in platform admin who provisions accounts over HTTP.
  */
-export async function startRealGateway(): Promise<{ gateway: TestGateway; provision: (options?: { identityVerified?: boolean }) => Promise<PortalAccount> }> {
-  const config = testConfig();
+export async function startRealGateway(
+  options: RealGatewayOptions = {},
+): Promise<{ gateway: TestGateway; provision: (options?: { identityVerified?: boolean }) => Promise<PortalAccount> }> {
+  // Money pages need payments and refunds: the provider simulator answers the gateway's provider calls
+  // over loopback, as in apps/api-e2e's payments harness.
+  const secrets = { test: `sk_test_sim_${randomBytes(6).toString('hex')}`, live: `sk_live_sim_${randomBytes(6).toString('hex')}` };
+  const sim = options.providerSimulator ? createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 }) : undefined;
+  const simUrl = sim ? await sim.listen() : undefined;
+  const env: Record<string, string> = simUrl
+    ? { PROVIDER_TEST_BASE_URL: simUrl, PROVIDER_LIVE_BASE_URL: simUrl, PROVIDER_TEST_SECRET_KEY: secrets.test, PROVIDER_LIVE_SECRET_KEY: secrets.live }
+    : {};
+  const config = testConfig(env);
   const clock = new ManualClock(new Date());
   const app = await createApiApp({ config, databaseUrl: config.database.url as string, clock, logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.getHttpServer().address() as { port: number };
-  const gateway: TestGateway = { app, baseUrl: `http://127.0.0.1:${port}`, clock, close: () => app.close() };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  sim?.setWebhookUrl(`${baseUrl}/api/provider/webhooks`);
+  const close = async () => {
+    await sim?.idle();
+    await app.close();
+    await sim?.close();
+  };
+  const gateway: TestGateway = { app, baseUrl, clock, close };
 
   const adminEmail = `portal-admin-${Date.now()}@example.com`;
   await app.get(UsersService, { strict: false }).createPlatformUser({ email: adminEmail, name: 'Staff', password: PORTAL_PASSWORD, platformRole: 'admin' });

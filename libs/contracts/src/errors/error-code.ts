@@ -51,6 +51,8 @@ export const ERROR_HTTP_STATUS = {
   customer_exists: 409,
   subaccount_exists: 409,
   virtual_account_exists: 409,
+  // A subscription to a plan that was archived (existing subscriptions continue).
+  plan_archived: 409,
   schedule_already_triggered: 409,
   last_owner: 409,
   idempotency_key_in_progress: 409,
@@ -63,6 +65,8 @@ export const ERROR_HTTP_STATUS = {
   // The card issuer refused an authorization hold (payment intents).
   authorization_declined: 402,
   idempotency_key_reused: 422,
+  // A payment-link checkout for more than the invoice's amount_due.
+  invoice_amount_exceeds_due: 422,
   rate_limit_exceeded: 429,
   // Portal: repeated failed logins or TOTP codes; the message says when to try again.
   too_many_attempts: 429,

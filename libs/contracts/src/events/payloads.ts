@@ -1,8 +1,10 @@
 import type { Mode } from '../common';
 import type { CustomerResponse } from '../customers/customer.dto';
 import type { DisputeResponse } from '../disputes/dispute.dto';
+import type { InvoiceResponse } from '../invoices/invoice.dto';
 import type { PaymentBatchResponse, PaymentResponse } from '../payments/payment.dto';
 import type { RefundResponse } from '../refunds/refund.dto';
+import type { SubscriptionResponse } from '../subscriptions/subscription.dto';
 import type { SettlementResponse } from '../settlements/settlement.dto';
 import type { TransferResponse } from '../transfers/transfer.dto';
 import type { TransferBatchResponse } from '../transfers/transfer-batch.dto';
@@ -47,6 +49,22 @@ export type DisputeEventData = DisputeResponse;
  */
 export type VirtualAccountCreditedEventData = VirtualAccountDepositResponse;
 
+/**
+ * `invoice.partially_paid` (a payment that leaves some of the total due: status `partially_paid`,
+ * or `overdue` when the invoice was overdue), `invoice.paid` (status `paid`, once) and
+ * `invoice.overdue` (status `overdue`, once): the invoice as `GET /invoices/{reference}` returns
+ * it when the change commits (docs/invoices.md).
+ */
+export type InvoiceEventData = InvoiceResponse;
+
+/**
+ * `subscription.charged` (a period paid: `latest_charge.status` `success`), `subscription.charge_failed`
+ * (a charge declined: `latest_charge.status` `failed`, usually status `past_due`), `subscription.paused`
+ * (status `paused`) and `subscription.cancelled` (status `cancelled`, with `cancellation_reason`):
+ * the subscription as `GET /subscriptions/{id}` returns it when the change commits.
+ */
+export type SubscriptionEventData = SubscriptionResponse;
+
 /** `customer.created`: the customer as `GET /customers/{reference}` returns it. */
 export type CustomerEventData = CustomerResponse;
 
@@ -78,13 +96,13 @@ export interface EventDataMap {
   'withdrawal.completed': WithdrawalEventData;
   'customer.created': CustomerEventData;
   'virtual_account.credited': VirtualAccountCreditedEventData;
-  'subscription.charged': never;
-  'subscription.charge_failed': never;
-  'subscription.cancelled': never;
-  'subscription.paused': never;
-  'invoice.paid': never;
-  'invoice.partially_paid': never;
-  'invoice.overdue': never;
+  'subscription.charged': SubscriptionEventData;
+  'subscription.charge_failed': SubscriptionEventData;
+  'subscription.cancelled': SubscriptionEventData;
+  'subscription.paused': SubscriptionEventData;
+  'invoice.paid': InvoiceEventData;
+  'invoice.partially_paid': InvoiceEventData;
+  'invoice.overdue': InvoiceEventData;
   'dispute.created': DisputeEventData;
   'dispute.won': DisputeEventData;
   'dispute.lost': DisputeEventData;

@@ -8,3 +8,4 @@ export * from './team.dto';
 export * from './admin.dto';
 export * from './dev-mailbox.dto';
 export * from './request-logs.dto';
+export * from './payments.dto';

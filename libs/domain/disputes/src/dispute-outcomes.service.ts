@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { chargebackLossLines, LedgerService, releaseReserveLines, reserveLines } from '@gateway/domain/ledger';
 import { PaymentsService } from '@gateway/domain/payments';
+import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import type { ProviderDispute } from '@gateway/provider';
 import { Amount, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
@@ -33,6 +34,7 @@ export class DisputeOutcomesService {
     private readonly payments: PaymentsService,
     private readonly ledger: LedgerService,
     private readonly events: EventsService,
+    private readonly testClocks: TestClocksService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
@@ -84,6 +86,9 @@ export class DisputeOutcomesService {
     }
     const ctx = { developerId: payment.developerId, mode };
     const now = this.clock.now();
+    // The deadline runs on the tenant's clock: a test clock running ahead moves the provider's
+    // (real-time) deadline by as much, so the window the merchant has stays what the provider gave.
+    const clockShiftMs = (await this.testClocks.now(ctx)).getTime() - now.getTime();
     // The provider never disputes more than was paid; a larger figure is capped rather than over-held.
     const amount = Amount.min(notice.amount, payment.amount);
     try {
@@ -102,7 +107,7 @@ export class DisputeOutcomesService {
           status: 'open',
           evidence: null,
           submittedAt: null,
-          evidenceDueAt: notice.dueAt ?? new Date(now.getTime() + DEFAULT_EVIDENCE_WINDOW_MS),
+          evidenceDueAt: new Date((notice.dueAt?.getTime() ?? now.getTime() + DEFAULT_EVIDENCE_WINDOW_MS) + clockShiftMs),
           providerDisputeId: notice.providerId,
           resolvedAt: null,
           createdAt: now,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { SandboxDisputeOutcome } from '@gateway/contracts';
 import { PaymentsService } from '@gateway/domain/payments';
+import { TestClocksService } from '@gateway/domain/test-clocks';
 import { type DisputeEvidenceInput, PaymentProvider } from '@gateway/provider';
 import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, requireTestMode } from '@gateway/platform';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,7 @@ export class DisputesService {
     private readonly outcomes: DisputeOutcomesService,
     private readonly payments: PaymentsService,
     private readonly provider: PaymentProvider,
+    private readonly testClocks: TestClocksService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
@@ -47,7 +49,7 @@ export class DisputesService {
    */
   async submitEvidence(ctx: DeveloperContext, reference: string, evidence: DisputeEvidence): Promise<DisputeEntity> {
     let dispute = await this.get(ctx, reference);
-    if (dispute.status === 'open' && dispute.evidenceDueAt <= this.clock.now()) {
+    if (dispute.status === 'open' && dispute.evidenceDueAt <= (await this.testClocks.now(ctx))) {
       dispute = (await this.outcomes.close(dispute.id, 'expire')) ?? (await this.get(ctx, reference));
     }
     assertTransition(DISPUTE_TRANSITIONS, 'submitEvidence', dispute.status, `The dispute is ${dispute.status}; evidence can only be submitted while it is open.`);

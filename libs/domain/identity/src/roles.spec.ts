@@ -2,13 +2,13 @@ import 'reflect-metadata';
 import { type AccountPermission, accountRoleAllows, ACCOUNT_ROLES, platformRoleAllows } from './roles';
 
 describe('role matrix', () => {
-  const permissions: AccountPermission[] = ['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage', 'ownership:transfer'];
+  const permissions: AccountPermission[] = ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage', 'ownership:transfer'];
   const granted = (role: (typeof ACCOUNT_ROLES)[number]) => permissions.filter((p) => accountRoleAllows(role, p));
 
-  it('viewer reads only; developer adds keys and webhooks; admin all but ownership; owner everything', () => {
+  it('viewer reads only; developer adds keys, webhooks and refunds; admin all but ownership; owner everything', () => {
     expect(granted('viewer')).toEqual(['account:read']);
-    expect(granted('developer')).toEqual(['account:read', 'keys:manage', 'webhooks:manage']);
-    expect(granted('admin')).toEqual(['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage']);
+    expect(granted('developer')).toEqual(['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund']);
+    expect(granted('admin')).toEqual(['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage']);
     expect(granted('owner')).toEqual(permissions);
   });
 

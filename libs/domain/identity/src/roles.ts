@@ -13,6 +13,8 @@ export type AccountPermission =
   /** Issue, rotate, scope and revoke keys; manage the IP allowlist. */
   | 'keys:manage'
   | 'webhooks:manage'
+  /** Refund payments from the portal (a developer can already do it with a key it issues). */
+  | 'payments:refund'
   /** Invite, re-role and remove members (owners only for anything touching an owner). */
   | 'team:manage'
   /** Account settings such as the settlement bank account and withdrawals. */
@@ -33,9 +35,9 @@ export type PlatformPermission =
 
 const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
   viewer: ['account:read'],
-  developer: ['account:read', 'keys:manage', 'webhooks:manage'],
-  admin: ['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage'],
-  owner: ['account:read', 'keys:manage', 'webhooks:manage', 'team:manage', 'account:manage', 'ownership:transfer'],
+  developer: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund'],
+  admin: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage'],
+  owner: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage', 'ownership:transfer'],
 };
 
 const PLATFORM_MATRIX: Record<PlatformRole, readonly PlatformPermission[]> = {

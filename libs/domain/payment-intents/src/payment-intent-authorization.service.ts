@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { isProviderRefusal, SavedCardsService } from '@gateway/domain/payments';
+import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
 import { canMove, Clock, type DeveloperContext, inTransaction, targetOf } from '@gateway/platform';
 import { DataSource } from 'typeorm';
@@ -27,6 +28,7 @@ export class PaymentIntentAuthorizationService {
     private readonly repository: PaymentIntentsRepository,
     private readonly cards: SavedCardsService,
     private readonly provider: PaymentProvider,
+    private readonly testClocks: TestClocksService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {}
@@ -93,7 +95,9 @@ export class PaymentIntentAuthorizationService {
       if (!canMove(INTENT_TRANSITIONS, 'authorize', locked.status)) return locked;
       const saved = await this.cards.saveProviderCard(manager, ctx, { customerId: locked.customerId, email: locked.email }, card);
       const now = this.clock.now();
-      const changes = { authorizationId: saved.id, expiresAt: new Date(now.getTime() + HOLD_DAYS * 86_400_000), updatedAt: now };
+      // The 7 days run from the authorization, on the tenant's (test) clock.
+      const holdFrom = await this.testClocks.now(ctx, manager);
+      const changes = { authorizationId: saved.id, expiresAt: new Date(holdFrom.getTime() + HOLD_DAYS * 86_400_000), updatedAt: now };
       await this.repository.move(manager, id, 'authorize', changes);
       return { ...locked, ...changes, status: targetOf(INTENT_TRANSITIONS, 'authorize') };
     });

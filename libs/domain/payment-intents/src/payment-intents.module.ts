@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CustomersModule } from '@gateway/domain/customers';
 import { PaymentsModule } from '@gateway/domain/payments';
+import { TestClocksModule } from '@gateway/domain/test-clocks';
 import { ProviderModule } from '@gateway/provider';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { PaymentIntentAuthorizationService } from './payment-intent-authorization.service';
@@ -16,7 +17,7 @@ import { PaymentIntentsService } from './payment-intents.service';
  * that the payments module creates and credits, or cancelled and released.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentIntentEntity]), PaymentsModule, CustomersModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([PaymentIntentEntity]), PaymentsModule, CustomersModule, TestClocksModule, ProviderModule],
   providers: [PaymentIntentsRepository, PaymentIntentsService, PaymentIntentSettlementService, PaymentIntentsUpkeepService, PaymentIntentAuthorizationService],
   exports: [PaymentIntentsService, PaymentIntentsUpkeepService, PaymentIntentAuthorizationService],
 })

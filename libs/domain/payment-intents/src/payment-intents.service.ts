@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { CustomersService } from '@gateway/domain/customers';
 import { isProviderRefusal, parseRequestCurrency, PaymentsService, type SavedCard, SavedCardsService } from '@gateway/domain/payments';
+import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
 import { Amount, APP_CONFIG, type AppConfig, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, targetOf } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
@@ -51,6 +52,7 @@ export class PaymentIntentsService {
     private readonly provider: PaymentProvider,
     private readonly authorizations: PaymentIntentAuthorizationService,
     private readonly customers: CustomersService,
+    private readonly testClocks: TestClocksService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -83,7 +85,8 @@ export class PaymentIntentsService {
     // No card: the provider must offer a checkout that only authorizes (Paystack has none) — refused before anything is written.
     if (!card) this.provider.capabilities(ctx.mode).require('hold_checkouts', currency);
     const customerId = card ? card.customerId : (await this.customers.findOrCreateByEmail(ctx, input.email.trim())).customer.id;
-    const now = this.clock.now();
+    // The tenant's time: in test mode the hold's 7 days run on the developer's test clock.
+    const now = await this.testClocks.now(ctx);
     const lifetimeMs = card ? HOLD_DAYS * 86_400_000 : this.config.payments.abandonAfterHours * 3_600_000;
     const inserted = await this.repository.insert({
       developerId: ctx.developerId,
@@ -148,7 +151,7 @@ export class PaymentIntentsService {
         }
         return locked;
       }
-      this.requireCapturable(locked, 'claimCapture');
+      this.requireCapturable(locked, 'claimCapture', await this.testClocks.now(ctx, manager));
       const now = this.clock.now();
       await this.repository.move(manager, locked.id, 'claimCapture', { captureAmount: amount, captureStartedAt: now, updatedAt: now });
       return { ...locked, status: targetOf(INTENT_TRANSITIONS, 'claimCapture'), captureAmount: amount, captureStartedAt: now, updatedAt: now };
@@ -172,7 +175,7 @@ export class PaymentIntentsService {
       if (locked.status === 'capturing') {
         throw new DomainError('invalid_state', 'A capture of this hold is in progress, so it can no longer be cancelled; retry the capture to finish it.');
       }
-      this.requireCapturable(locked, 'cancel');
+      this.requireCapturable(locked, 'cancel', await this.testClocks.now(ctx, manager));
       await this.repository.move(manager, locked.id, 'cancel', { updatedAt: this.clock.now() });
       return { ...locked, status: targetOf(INTENT_TRANSITIONS, 'cancel'), releasedAt: null };
     });
@@ -234,8 +237,8 @@ export class PaymentIntentsService {
    * A hold past its 7 days counts as expired even before the scan marks it so.
    * @throws invalid_state
    */
-  private requireCapturable(intent: PaymentIntentEntity, transition: 'claimCapture' | 'cancel'): void {
-    const lapsed = intent.expiresAt.getTime() <= this.clock.now().getTime() && canMove(INTENT_TRANSITIONS, 'expire', intent.status);
+  private requireCapturable(intent: PaymentIntentEntity, transition: 'claimCapture' | 'cancel', tenantNow: Date): void {
+    const lapsed = intent.expiresAt.getTime() <= tenantNow.getTime() && canMove(INTENT_TRANSITIONS, 'expire', intent.status);
     const status = lapsed ? targetOf(INTENT_TRANSITIONS, 'expire') : intent.status;
     const why =
       status === 'requires_action'

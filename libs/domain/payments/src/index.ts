@@ -2,6 +2,7 @@ export { PaymentsModule } from './payments.module';
 export { PaymentsService, parseRequestCurrency, type CallbackPayment, type CapturePayment, type InitializePayment, type PaymentKeyScope, type PaymentListQuery } from './payments.service';
 export { PaymentConfirmationService } from './payment-confirmation.service';
 export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
+export { PaymentOutcomeHooks, type PaymentOutcomeListener } from './payment-outcome-hooks';
 export { PaymentRefundBalanceService, type RefundReservation } from './payment-refund-balance.service';
 export { PaymentsMaintenanceService } from './payments-maintenance.service';
 export { PaymentsSandboxService, type SandboxCheckoutOutcome } from './payments-sandbox.service';

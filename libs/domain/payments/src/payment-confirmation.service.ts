@@ -10,6 +10,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { breakDownPayment } from './payment-breakdown';
 import { defaultPlatformFee } from './payment-config';
 import { toPaymentResponse, type PaymentView } from './payment.mapper';
+import { PaymentOutcomeHooks } from './payment-outcome-hooks';
 import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentEntity } from './payment.entity';
 import { PaymentsRepository } from './payments.repository';
@@ -30,6 +31,7 @@ export class PaymentConfirmationService {
     private readonly ledger: LedgerService,
     private readonly events: EventsService,
     private readonly developers: DevelopersService,
+    private readonly hooks: PaymentOutcomeHooks,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -129,6 +131,7 @@ export class PaymentConfirmationService {
       const authorization = saved ?? (updated.authorizationId ? await this.repository.findAuthorizationById(manager, ctx, updated.authorizationId) : null);
       const view: PaymentView = { payment: updated, authorization };
       await this.events.emit(manager, ctx, 'payment.success', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
+      await this.hooks.succeeded(manager, ctx, view);
       return view;
     });
   }
@@ -141,13 +144,11 @@ export class PaymentConfirmationService {
         providerTransactionId: transaction.providerId,
         updatedAt: this.clock.now(),
       });
-      if (moved) await this.emit(manager, ctx, payment.reference, 'payment.failed');
+      if (!moved) return;
+      const view = (await this.repository.findView(ctx, payment.reference, manager)) as PaymentView;
+      await this.events.emit(manager, ctx, 'payment.failed', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
+      await this.hooks.failed(manager, ctx, view);
     });
-  }
-
-  private async emit(manager: EntityManager, ctx: DeveloperContext, reference: string, name: 'payment.success' | 'payment.failed'): Promise<void> {
-    const view = (await this.repository.findView(ctx, reference, manager)) as PaymentView;
-    await this.events.emit(manager, ctx, name, { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
   }
 
   private saveAuthorization(manager: EntityManager, ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<PaymentAuthorizationEntity> {

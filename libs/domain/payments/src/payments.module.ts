@@ -5,12 +5,14 @@ import { DevelopersModule } from '@gateway/domain/developers';
 import { EventsModule } from '@gateway/domain/webhooks';
 import { LedgerModule } from '@gateway/domain/ledger';
 import { SubaccountsModule } from '@gateway/domain/subaccounts';
+import { TestClocksModule } from '@gateway/domain/test-clocks';
 import { ProviderModule } from '@gateway/provider';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import { PaymentChargesService } from './payment-charges.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentRefundBalanceService } from './payment-refund-balance.service';
 import { PaymentEntity } from './payment.entity';
+import { PaymentOutcomeHooks } from './payment-outcome-hooks';
 import { PaymentsMaintenanceService } from './payments-maintenance.service';
 import { PaymentsSandboxService } from './payments-sandbox.service';
 import { PaymentsRepository } from './payments.repository';
@@ -24,17 +26,18 @@ import { SavedCardsService } from './saved-cards.service';
  * payment only through the services exported here, inside their own transaction.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), CustomersModule, DevelopersModule, SubaccountsModule, LedgerModule, EventsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), CustomersModule, DevelopersModule, SubaccountsModule, TestClocksModule, LedgerModule, EventsModule, ProviderModule],
   providers: [
     PaymentsRepository,
     PaymentsService,
     PaymentConfirmationService,
     PaymentChargesService,
+    PaymentOutcomeHooks,
     PaymentRefundBalanceService,
     PaymentsMaintenanceService,
     PaymentsSandboxService,
     SavedCardsService,
   ],
-  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
+  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentOutcomeHooks, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
 })
 export class PaymentsModule {}

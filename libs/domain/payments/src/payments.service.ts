@@ -3,6 +3,7 @@ import type { Mode, PaymentStatus } from '@gateway/contracts';
 import { CustomersService } from '@gateway/domain/customers';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { SubaccountsService } from '@gateway/domain/subaccounts';
+import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider } from '@gateway/provider';
 import {
   Amount,
@@ -76,7 +77,7 @@ export interface CapturePayment {
  * initialize and to charge names two payments, and a bulk item's key (`batch:<ref>:<i>`) never
  * meets a merchant's.
  */
-export type PaymentKeyScope = 'initialize' | 'charge' | 'batch_item';
+export type PaymentKeyScope = 'initialize' | 'charge' | 'batch_item' | 'subscription' | 'invoice';
 
 /** What a payment is created for: a hosted checkout (or a scheduled charge), or charging a saved card now. */
 export type PaymentPurpose = 'checkout' | 'charge';
@@ -93,6 +94,7 @@ export class PaymentsService {
     private readonly customers: CustomersService,
     private readonly subaccounts: SubaccountsService,
     private readonly provider: PaymentProvider,
+    private readonly testClocks: TestClocksService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -130,7 +132,7 @@ export class PaymentsService {
     this.provider.capabilities(ctx.mode).require('payments', currency);
     this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
-    if (purpose === 'checkout') this.parseSchedule(input);
+    if (purpose === 'checkout') this.parseSchedule(input, await this.testClocks.now(ctx));
     await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), this.dataSource.manager);
     if (input.authorizationCode) await this.cards.require(ctx, input.authorizationCode, input.email, this.dataSource.manager);
   }
@@ -156,7 +158,9 @@ export class PaymentsService {
     this.provider.capabilities(ctx.mode).require('payments', currency);
     const amount = this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
-    const chargeAt = purpose === 'checkout' ? this.parseSchedule(input, requestedAt) : null;
+    // The tenant's time (a test clock may run ahead): charge_at's lead and the abandonment delay count from it.
+    const now = await this.testClocks.now(ctx);
+    const chargeAt = purpose === 'checkout' ? this.parseSchedule(input, requestedAt ?? now) : null;
     const fingerprint = paymentFingerprint(purpose, input, { amount, currency, splits, chargeAt });
 
     if (idempotencyKey) {
@@ -167,7 +171,6 @@ export class PaymentsService {
       await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
       const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
       const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
-      const now = this.clock.now();
       const inserted = await this.repository.insert(manager, {
         developerId: ctx.developerId,
         mode: ctx.mode,
@@ -300,7 +303,7 @@ export class PaymentsService {
    * missing too; only a valid charge_at without authorization_code is a `validation_error`.
    * @throws invalid_charge_at, validation_error
    */
-  private parseSchedule(input: InitializePayment, requestedAt: Date = this.clock.now()): Date | null {
+  private parseSchedule(input: InitializePayment, requestedAt: Date): Date | null {
     if (input.chargeAt === undefined) {
       if (input.authorizationCode !== undefined) {
         throw new DomainError('validation_error', 'authorization_code schedules a charge: send charge_at with it (or use POST /payments/charge/ to charge now).', {

@@ -13,7 +13,8 @@ export interface AppConfig {
   rateLimits: { livePerSecond: number; testPerSecond: number; ipPerSecond: number; portalAuthPerMinute: number; redisPrefix: string };
   idempotency: { retentionHours: number; lockTimeoutSeconds: number };
   requestLog: { retentionDays: number; flushIntervalMs: number; batchSize: number; maxBuffered: number };
-  scheduler: { host: string; port: number };
+  /** `testClockScanIntervalMs`: how often the rules of tenants with an advanced test clock run. */
+  scheduler: { host: string; port: number; testClockScanIntervalMs: number };
   /** Ports of the development servers `npm start` runs beside the gateway. */
   devServers: { providerSimPort: number; portalPort: number };
   /** Delivery policy of merchant webhooks (delays in ms between attempts, per-attempt timeout). */
@@ -54,6 +55,8 @@ export interface AppConfig {
     bulkMaxItems: number;
     bulkClaimTimeoutSeconds: number;
   };
+  /** Subscription dunning: days after a period's first failed charge when it is retried (then cancelled). */
+  subscriptions: { retryDays: number[] };
   /** The upstream payment provider (Paystack wire format): one account per mode. */
   provider: {
     test: ProviderAccountConfig;
@@ -149,7 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       batchSize: c.REQUEST_LOG_BATCH_SIZE,
       maxBuffered: c.REQUEST_LOG_MAX_BUFFERED,
     },
-    scheduler: { host: c.SCHEDULER_HOST, port: c.SCHEDULER_PORT },
+    scheduler: { host: c.SCHEDULER_HOST, port: c.SCHEDULER_PORT, testClockScanIntervalMs: c.TEST_CLOCK_SCAN_INTERVAL_SECONDS * 1_000 },
     devServers: { providerSimPort: c.PROVIDER_SIM_PORT, portalPort: c.PORTAL_PORT },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_SECONDS,
@@ -185,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bulkMaxItems: c.PAYMENT_BULK_MAX_ITEMS,
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
+    subscriptions: { retryDays: c.SUBSCRIPTION_RETRY_DAYS },
     provider: {
       test: providerAccount('TEST', c.PROVIDER_TEST_BASE_URL, c.PROVIDER_TEST_SECRET_KEY, c.PROVIDER_TEST_PROFILE, c.PROVIDER_TEST_CURRENCIES),
       live: providerAccount('LIVE', c.PROVIDER_LIVE_BASE_URL, c.PROVIDER_LIVE_SECRET_KEY, c.PROVIDER_LIVE_PROFILE, c.PROVIDER_LIVE_CURRENCIES),

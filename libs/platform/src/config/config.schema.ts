@@ -197,8 +197,22 @@ export const configSchema = z.object({
     .transform((v) => (v === '' ? undefined : v))
     .pipe(z.stringbool().optional()),
 
+  // Subscriptions: after a failed charge, retry it this many days after the period's first failed
+  // charge (comma-separated, ascending); when the last retry fails too, the subscription is cancelled.
+  // Empty: no retries (cancelled at the first failure).
+  SUBSCRIPTION_RETRY_DAYS: z
+    .string()
+    .trim()
+    .default('1,3,5')
+    .refine((v) => v === '' || v.split(',').every((e) => /^\d{1,3}$/.test(e.trim()) && Number(e) >= 1), 'must be comma-separated whole days ≥ 1, e.g. 1,3,5')
+    .transform((v) => (v === '' ? [] : v.split(',').map((e) => Number(e.trim()))))
+    .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), 'must be in ascending order, e.g. 1,3,5'),
+
   SCHEDULER_HOST: z.string().trim().min(1).default('127.0.0.1'),
   SCHEDULER_PORT: port.default(3002),
+  // How often the scheduler runs the time-driven rules of developers whose test clock runs ahead
+  // (docs/test-clocks.md); advancing a clock also runs them at once.
+  TEST_CLOCK_SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 
   // Where `npm start` runs the provider simulator and the portal's dev server (point
   // PROVIDER_*_BASE_URL at a moved simulator).

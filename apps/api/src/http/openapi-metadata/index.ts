@@ -5,13 +5,16 @@ import { models as customersModels } from "./customers";
 import { models as disputesModels } from "./disputes";
 import { models as envelopeModels } from "./envelope";
 import { models as healthModels } from "./health";
+import { models as invoicesModels } from "./invoices";
 import { models as paginationModels } from "./pagination";
 import { models as paymentIntentsModels } from "./payment-intents";
 import { models as paymentsModels } from "./payments";
 import { models as portalModels } from "./portal";
 import { models as refundsModels } from "./refunds";
+import { models as sandboxModels } from "./sandbox";
 import { models as settlementsModels } from "./settlements";
 import { models as subaccountsModels } from "./subaccounts";
+import { models as subscriptionsModels } from "./subscriptions";
 import { models as transfersModels } from "./transfers";
 import { models as virtualAccountsModels } from "./virtual-accounts";
 import { models as walletModels } from "./wallet";
@@ -26,13 +29,16 @@ export default async () => ({
                     ...disputesModels,
                     ...envelopeModels,
                     ...healthModels,
+                    ...invoicesModels,
                     ...paginationModels,
                     ...paymentIntentsModels,
                     ...paymentsModels,
                     ...portalModels,
                     ...refundsModels,
+                    ...sandboxModels,
                     ...settlementsModels,
                     ...subaccountsModels,
+                    ...subscriptionsModels,
                     ...transfersModels,
                     ...virtualAccountsModels,
                     ...walletModels,

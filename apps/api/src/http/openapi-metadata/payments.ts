@@ -21,19 +21,19 @@ export const models = {
         reference: { required: true, type: () => String, minLength: 1, maxLength: 100 }
     },
     ListPaymentsQuery: {
-        status: { required: false, type: () => String, enum: ["pending", "success", "failed", "abandoned", "scheduled", "cancelled"] },
+        status: { required: false, type: () => String, enum: ["pending", "cancelled", "success", "failed", "abandoned", "scheduled"] },
         currency: { required: false, type: () => String },
         customer: { required: false, type: () => String, description: "A customer reference (`CUS_\u2026`).", maxLength: 64 },
         from: { required: false, type: () => String },
         to: { required: false, type: () => String }
     },
     ListCustomerPaymentsQuery: {
-        status: { required: false, type: () => String, enum: ["pending", "success", "failed", "abandoned", "scheduled", "cancelled"] }
+        status: { required: false, type: () => String, enum: ["pending", "cancelled", "success", "failed", "abandoned", "scheduled"] }
     },
     InitializePaymentResponse: {
         reference: { required: true, type: () => String, example: "PAY-6f1c2a9e0b7d4c3a8e51" },
         authorization_url: { required: true, type: () => String, nullable: true, description: "A gateway URL (it redirects to the hosted checkout); null for a scheduled charge.", example: "https://pay.example.com/checkout/PAY-6f1c2a9e0b7d4c3a8e51" },
-        status: { required: true, type: () => String, enum: ["pending", "success", "failed", "abandoned", "scheduled", "cancelled"] }
+        status: { required: true, type: () => String, enum: ["pending", "cancelled", "success", "failed", "abandoned", "scheduled"] }
     },
     PaymentSplitResponse: {
         subaccount: { required: true, type: () => String },
@@ -55,7 +55,7 @@ export const models = {
     },
     PaymentResponse: {
         reference: { required: true, type: () => String, example: "PAY-6f1c2a9e0b7d4c3a8e51" },
-        status: { required: true, type: () => String, enum: ["pending", "success", "failed", "abandoned", "scheduled", "cancelled"] },
+        status: { required: true, type: () => String, enum: ["pending", "cancelled", "success", "failed", "abandoned", "scheduled"] },
         amount: { required: true, type: () => Number, example: 1500.5 },
         currency: { required: true, type: () => String, example: "NGN" },
         net_amount: { required: true, type: () => Number, nullable: true, description: "amount \u2212 platform fee \u2212 provider fee; null until the payment succeeded." },

@@ -183,5 +183,9 @@ export const models = {
         user_agent: { required: true, type: () => String, nullable: true },
         request_body: { required: true, type: () => Object, additionalProperties: true, nullable: true },
         response_body: { required: true, type: () => Object, additionalProperties: true, nullable: true }
+    },
+    CreatePortalRefundRequest: {
+        amount: { required: false, type: () => Number, description: "Major unit; omitted = everything not yet refunded.", example: 500 },
+        reason: { required: false, type: () => String, maxLength: 500 }
     }
 };

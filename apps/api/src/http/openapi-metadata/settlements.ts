@@ -46,14 +46,14 @@ export const models = {
         bank_code: { required: true, type: () => String, nullable: true },
         account_name: { required: true, type: () => String, nullable: true },
         account_number_last4: { required: true, type: () => String, nullable: true },
-        auto_settlement_frequency: { required: true, type: () => String, enum: ["manual", "daily", "weekly"] }
+        auto_settlement_frequency: { required: true, type: () => String, enum: ["daily", "weekly", "manual"] }
     },
     SetSettlementAccountRequest: {
         bank_code: { required: true, type: () => String, example: "058", pattern: "^[A-Za-z0-9]{2,20}$" },
         account_number: { required: true, type: () => String, description: "A 10-digit NUBAN (settlements are paid in NGN).", example: "0123456789", pattern: "^[0-9]{6,20}$" }
     },
     SetAutoSettlementRequest: {
-        frequency: { required: true, type: () => String, enum: ["manual", "daily", "weekly"] }
+        frequency: { required: true, type: () => String, enum: ["daily", "weekly", "manual"] }
     },
     RequestSettlementRequest: {
         amount: { required: true, type: () => Number, description: "Major unit; taken from the available balance at once.", example: 150000 },

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
+import { CustomersModule } from '@gateway/domain/customers';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
 import { LedgerModule } from '@gateway/domain/ledger';
+import { PaymentsModule } from '@gateway/domain/payments';
+import { RefundsModule } from '@gateway/domain/refunds';
 import { SettlementsModule } from '@gateway/domain/settlements';
 import { VirtualAccountsModule } from '@gateway/domain/virtual-accounts';
 import { PasswordLoginGuard } from './auth/password-login.guard';
@@ -20,10 +23,13 @@ import { PortalTeamController } from './portal-team.controller';
 import { PortalSettlementsController } from './portal-settlements.controller';
 import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
 import { PortalAdminDepositsController } from './portal-admin-deposits.controller';
+import { PortalCustomersController } from './portal-customers.controller';
+import { PortalPaymentsController, PortalRefundsController } from './portal-payments.controller';
+import { PortalWalletController } from './portal-wallet.controller';
 
-/** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, settlements, admin. */
+/** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, payments, customers, wallet, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
@@ -36,6 +42,10 @@ import { PortalAdminDepositsController } from './portal-admin-deposits.controlle
     PortalAdminSettlementsController,
     PortalAdminDepositsController,
     PortalDevMailboxController,
+    PortalPaymentsController,
+    PortalRefundsController,
+    PortalCustomersController,
+    PortalWalletController,
   ],
   providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],
 })

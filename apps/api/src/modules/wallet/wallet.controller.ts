@@ -2,10 +2,11 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, LedgerEntryResponse, MAX_PAGE_SIZE, ListLedgerEntriesQuery, WalletBalanceQuery, WalletBalanceResponse } from '@gateway/contracts';
 import { LedgerService, toLedgerEntryResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
-import { CURRENCIES, type Currency, type DeveloperContext, DomainError, isCurrency } from '@gateway/platform';
+import { CURRENCIES, type DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
+import { currencyOf, endOfDayIfDateOnly } from './wallet-query';
 
 const BALANCE_SHAPE =
   '`data`: `{available_balance, pending_balance, reserved_balance, total_balance, currency}` — JSON numbers in the major unit; ' +
@@ -58,15 +59,4 @@ export class WalletController {
     });
     return ListResponse.of(page, toLedgerEntryResponse);
   }
-}
-
-/** @throws invalid_currency */
-function currencyOf(value: string | undefined): Currency | undefined {
-  if (value === undefined) return undefined;
-  if (!isCurrency(value)) throw new DomainError('invalid_currency', `Currency must be one of ${CURRENCIES.join(', ')}.`);
-  return value;
-}
-
-function endOfDayIfDateOnly(value: string): Date {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59.999Z`) : new Date(value);
 }

@@ -830,6 +830,161 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments (this mode)
+         * @description As `GET /api/v1/payments`: cursor-paginated, newest first. Filters: `status`, `currency`, `customer` (reference), `from`, `to` (ISO 8601; from inclusive, to exclusive).
+         */
+        get: operations["portal.payments.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/payments/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment */
+        get: operations["portal.payments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/payments/{reference}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payment's refunds
+         * @description Newest first, cursor-paginated. An unknown payment (or another account’s) is 404 `payment_not_found`.
+         */
+        get: operations["portal.payments.listRefunds"];
+        put?: never;
+        /**
+         * Refund a payment
+         * @description As `POST /api/v1/refunds` for this payment: full (`amount` omitted) or partial, paid from the wallet (422 `insufficient_wallet_balance`). Developers, admins and owners; viewers get 403 `insufficient_role`. With `Idempotency-Key` the refund service keeps the key with the refund: the same key again answers that refund (a double click refunds once); with another amount or reason, 422 `idempotency_key_reused`.
+         */
+        post: operations["portal.payments.refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/refunds/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a refund */
+        get: operations["portal.refunds.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers (this mode)
+         * @description As `GET /api/v1/customers`: cursor-paginated, newest first. Filter: `email` (exact, case-insensitive).
+         */
+        get: operations["portal.customers.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/customers/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a customer */
+        get: operations["portal.customers.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/wallet/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wallet balances, one per currency
+         * @description Every supported currency (NGN, USD, GBP, KES), in that order: `{available_balance, pending_balance, reserved_balance, total_balance, currency}` as `GET /api/v1/wallet/balance`; a currency never used reads as zeros.
+         */
+        get: operations["portal.wallet.balances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/wallet/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ledger entries of the wallet
+         * @description As `GET /api/v1/wallet/ledger`: cursor-paginated, newest first. Filters: `currency`, `type`, `reference`, `from`/`to` (ISO 8601, inclusive; a date alone as `to` includes that whole day).
+         */
+        get: operations["portal.wallet.entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1034,7 +1189,7 @@ export interface components {
              */
             authorization_url: string | null;
             /** @enum {string} */
-            status: "pending" | "success" | "failed" | "abandoned" | "scheduled" | "cancelled";
+            status: "pending" | "cancelled" | "success" | "failed" | "abandoned" | "scheduled";
         };
         ChargePaymentRequest: {
             authorization_code: string;
@@ -1070,7 +1225,7 @@ export interface components {
             /** @example PAY-6f1c2a9e0b7d4c3a8e51 */
             reference: string;
             /** @enum {string} */
-            status: "pending" | "success" | "failed" | "abandoned" | "scheduled" | "cancelled";
+            status: "pending" | "cancelled" | "success" | "failed" | "abandoned" | "scheduled";
             /** @example 1500.5 */
             amount: number;
             /** @example NGN */
@@ -1203,6 +1358,29 @@ export interface components {
         SandboxResolveDisputeRequest: {
             /** @enum {string} */
             outcome: "won" | "lost";
+        };
+        TestClockRulesRun: {
+            abandoned_payments: number;
+            scheduled_charges: number;
+            payment_intent_expiry: number;
+            dispute_expiry: number;
+            subscription_billing: number;
+            invoice_overdue: number;
+        };
+        TestClockResponse: {
+            /** @description This developer's test-mode time (ISO 8601 UTC). */
+            now: string;
+            /** @description How far it runs ahead of real time; 0 when never advanced or reset. */
+            offset_seconds: number;
+            /** @description Present on advance: what the rules did at the new time. */
+            rules_run?: components["schemas"]["TestClockRulesRun"];
+        };
+        AdvanceTestClockRequest: {
+            /**
+             * @description Whole seconds to move this developer's test time forward (1 s to ten years in all).
+             * @example 2592000
+             */
+            seconds: number;
         };
         CreatePaymentIntentRequest: {
             amount: number;
@@ -1572,6 +1750,217 @@ export interface components {
             /** @description Shown as the sender; the simulator's default when omitted. */
             sender_name?: string;
         };
+        InvoiceLineItemRequest: {
+            /**
+             * @description 1–200 characters, shown to the customer on the payment page.
+             * @example Consulting, November
+             */
+            description: string;
+            /**
+             * @description > 0, at most 4 decimal places, at most 1,000,000 (checked exactly by the service).
+             * @example 2.5
+             */
+            quantity: number;
+            /**
+             * @description Major unit, > 0, at most 2 decimal places (checked exactly by the service).
+             * @example 33.33
+             */
+            unit_price: number;
+        };
+        CreateInvoiceRequest: {
+            /**
+             * @description The customer (`CUS_…`) the invoice is for; the payment link charges their e-mail.
+             * @example CUS_6f1c2a9e0b7d4c3a8e51
+             */
+            customer_reference: string;
+            /**
+             * @description YYYY-MM-DD, a real calendar date, not before the tenant's today (UTC).
+             * @example 2026-12-31
+             */
+            due_date: string;
+            /**
+             * @description NGN, USD, GBP or KES (one the mode's provider account takes payments in).
+             * @example NGN
+             */
+            currency: string;
+            /** @description 1 to 100 items. */
+            line_items: components["schemas"]["InvoiceLineItemRequest"][];
+        };
+        InvoiceLineItemResponse: {
+            description: string;
+            quantity: number;
+            unit_price: number;
+            /** @description quantity × unit_price, rounded half-up to the cent. */
+            amount: number;
+        };
+        InvoiceResponse: {
+            /** @description `INV_…`, used in paths. */
+            reference: string;
+            customer_reference: string;
+            /** @description YYYY-MM-DD */
+            due_date: string;
+            currency: string;
+            line_items: components["schemas"]["InvoiceLineItemResponse"][];
+            /** @description Σ line amounts (each quantity × unit_price rounded half-up to the cent). */
+            total_amount: number;
+            /** @description Money received through the payment link. May exceed `total_amount` when two checkouts completed at once (the excess stays in the wallet, refundable). */
+            amount_paid: number;
+            /** @description max(total_amount − amount_paid, 0). */
+            amount_due: number;
+            /** @enum {string} */
+            status: "draft" | "sent" | "partially_paid" | "paid" | "overdue" | "cancelled";
+            /** @description The public page where the customer pays (set by `send`); null for a draft or a cancelled invoice. */
+            payment_link: string | null;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: date-time */
+            overdue_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdateInvoiceRequest: {
+            /** @enum {string} */
+            action?: "send" | "cancel";
+            customer_reference?: string;
+            due_date?: string;
+            currency?: string;
+            line_items?: components["schemas"]["InvoiceLineItemRequest"][];
+        };
+        InvoiceDeletedResponse: {
+            reference: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        CreatePlanRequest: {
+            /**
+             * @description Shown to the merchant (and in events); 1–100 characters.
+             * @example Pro monthly
+             */
+            name: string;
+            /**
+             * @description Charged every interval, major unit, > 0, at most 2 decimals, within the payment limits of the
+             *     currency (decisions.md: NGN 100 minimum by default).
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description NGN (default), USD, GBP or KES; anything else is 400 `invalid_currency`.
+             * @example NGN
+             */
+            currency?: string;
+            /**
+             * @example monthly
+             * @enum {string}
+             */
+            interval: "daily" | "weekly" | "monthly" | "yearly";
+            /**
+             * @description Free days before the first charge (0, the default: the first charge is made when subscribing).
+             * @example 14
+             */
+            trial_period_days?: number;
+        };
+        PlanResponse: {
+            /** @description `PLN_…`, used in paths and as `plan_id`. */
+            id: string;
+            name: string;
+            /** @description Major unit. */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            interval: "daily" | "weekly" | "monthly" | "yearly";
+            trial_period_days: number;
+            /** @description false once archived: no new subscriptions, existing ones continue. */
+            active: boolean;
+            /** Format: date-time */
+            archived_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpdatePlanRequest: {
+            name?: string;
+            /** @description `false` archives the plan (no new subscriptions; existing ones continue), `true` reopens it. */
+            active?: boolean;
+        };
+        CreateSubscriptionRequest: {
+            /**
+             * @description The customer (`CUS_…`) who pays.
+             * @example CUS_6f1c2a9e0b7d4c3a8e51
+             */
+            customer_reference: string;
+            /**
+             * @description An active plan (`PLN_…`).
+             * @example PLN_3b9e1f0c2d4a5e6f7a8b
+             */
+            plan_id: string;
+            /**
+             * @description A reusable saved card (`AUTH_…`, from one of THIS customer's successful payments): another
+             *     customer's card, or an unknown or non-reusable one, is 400 `validation_error` naming it.
+             * @example AUTH_8c1d2e3f4a5b6c7d8e9f
+             */
+            authorization_code: string;
+        };
+        SubscriptionChargeResponse: {
+            payment_reference: string;
+            /** @enum {string} */
+            status: "pending" | "success" | "failed";
+        };
+        SubscriptionResponse: {
+            /** @description `SUB_…`, used in paths. */
+            id: string;
+            /**
+             * @description The same as `id`: in a v1 (flat) webhook the top-level `id` is the event's (`evt_…`), so this
+             *     is how a v1 receiver knows which subscription it is about.
+             */
+            subscription_id: string;
+            customer_reference: string;
+            plan_id: string;
+            /** @description The saved card charged each period. */
+            authorization_code: string;
+            /** @enum {string} */
+            status: "cancelled" | "trialing" | "active" | "past_due" | "paused";
+            /** @description What each period costs, fixed when subscribing (the plan's amount then). */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            interval: "daily" | "weekly" | "monthly" | "yearly";
+            /**
+             * Format: date-time
+             * @description When the free trial ends (the first charge); null without a trial.
+             */
+            trial_end_at: string | null;
+            /**
+             * Format: date-time
+             * @description Every billing date derives from this instant: the same day of month (or of year), clamped to shorter months, never drifting.
+             */
+            billing_anchor_at: string;
+            /** @description The trial, or the period last billed (paid, or unpaid while `past_due`). */
+            current_period_start: string;
+            current_period_end: string;
+            /**
+             * Format: date-time
+             * @description When the next charge (or retry) is made; null while paused or once cancelled.
+             */
+            next_billing_at: string | null;
+            /** @description Failed charges of the current period so far (0 when in good standing). */
+            failed_attempts: number;
+            latest_charge: components["schemas"]["SubscriptionChargeResponse"] | null;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** @enum {string|null} */
+            cancellation_reason: "requested" | "payment_failed" | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         CsrfTokenResponse: {
             csrf_token: string;
         };
@@ -1803,7 +2192,7 @@ export interface components {
             account_name: string | null;
             account_number_last4: string | null;
             /** @enum {string} */
-            auto_settlement_frequency: "manual" | "daily" | "weekly";
+            auto_settlement_frequency: "daily" | "weekly" | "manual";
         };
         SetSettlementAccountRequest: {
             /** @example 058 */
@@ -1816,7 +2205,7 @@ export interface components {
         };
         SetAutoSettlementRequest: {
             /** @enum {string} */
-            frequency: "manual" | "daily" | "weekly";
+            frequency: "daily" | "weekly" | "manual";
         };
         RequestSettlementRequest: {
             /**
@@ -1901,11 +2290,19 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        CreatePortalRefundRequest: {
+            /**
+             * @description Major unit; omitted = everything not yet refunded.
+             * @example 500
+             */
+            amount?: number;
+            reason?: string;
+        };
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "schedule_already_triggered" | "last_owner" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
+            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
             /** @description For people; may change between versions. */
             message: string;
             /** @description Field name (dotted path for nested fields) → messages; present on `validation_error`. */
@@ -5488,6 +5885,727 @@ export interface operations {
             };
             /** @description Error envelope with code `not_found` */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.payments.list": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+                status?: "pending" | "cancelled" | "success" | "failed" | "abandoned" | "scheduled";
+                currency?: string;
+                /** @description A customer reference (`CUS_…`). */
+                customer?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PaymentResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `customer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.payments.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["PaymentResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `payment_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.payments.listRefunds": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RefundResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `payment_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.payments.refund": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePortalRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RefundResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `payment_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `invalid_state`; `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `capability_not_supported`, `insufficient_wallet_balance`, `idempotency_key_reused`; `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `gateway_timeout` */
+            504: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.refunds.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RefundResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `refund_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.customers.list": {
+        parameters: {
+            query?: {
+                email?: string;
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomerResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.customers.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["CustomerResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `customer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.wallet.balances": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WalletBalanceResponse"][];
+                    };
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.wallet.entries": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description All currencies when omitted; unsupported → 400 `invalid_currency`. */
+                currency?: "NGN" | "USD" | "GBP" | "KES";
+                type?: "credit" | "debit" | "fee" | "settlement" | "virtual_account_credit";
+                /** @description The public reference of a payment, refund, transfer… */
+                reference?: string;
+                /** @description Entries created at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Entries created at or before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["LedgerEntryResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

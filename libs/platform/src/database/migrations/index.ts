@@ -26,6 +26,9 @@ import { CreateSettlements1764001700000 } from './1764001700000-CreateSettlement
 import { CreateVirtualAccounts1764001800000 } from './1764001800000-CreateVirtualAccounts';
 import { CreateDisputes1764001900000 } from './1764001900000-CreateDisputes';
 import { AddPaymentIntentAuthorizationCheckout1764002000000 } from './1764002000000-AddPaymentIntentAuthorizationCheckout';
+import { CreateTestClocks1764002100000 } from './1764002100000-CreateTestClocks';
+import { CreateSubscriptions1764002200000 } from './1764002200000-CreateSubscriptions';
+import { CreateInvoices1764002300000 } from './1764002300000-CreateInvoices';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -57,4 +60,7 @@ export const MIGRATIONS = [
   CreateVirtualAccounts1764001800000,
   CreateDisputes1764001900000,
   AddPaymentIntentAuthorizationCheckout1764002000000,
+  CreateTestClocks1764002100000,
+  CreateSubscriptions1764002200000,
+  CreateInvoices1764002300000,
 ];

@@ -1,0 +1,2 @@
+export { CustomersPage } from './pages/CustomersPage';
+export { CustomerDetailPage } from './pages/CustomerDetailPage';

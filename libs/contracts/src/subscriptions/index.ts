@@ -1,0 +1,2 @@
+export * from './plan.dto';
+export * from './subscription.dto';

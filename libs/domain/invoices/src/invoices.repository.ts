@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { InvoiceStatus } from '@gateway/contracts';
+import { type Amount, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
+import { type EntityManager, In, type Repository } from 'typeorm';
+import { InvoiceEntity, InvoicePaymentEntity } from './invoice.entity';
+import { INVOICE_TRANSITIONS, type InvoiceTransition } from './invoice-status';
+
+export interface InvoiceListFilter {
+  limit: number;
+  cursor?: string;
+  status?: InvoiceStatus;
+  customerReference?: string;
+  dueFrom?: string;
+  dueTo?: string;
+}
+
+/** The draft fields an update may replace. */
+export type InvoiceDraftChanges = Partial<Pick<InvoiceEntity, 'customerId' | 'customerReference' | 'currency' | 'dueDate' | 'lineItems' | 'totalAmount'>>;
+
+/** The overdue move's statuses as SQL literals, so the planner can use the partial index `invoices_overdue_scan`. */
+const OVERDUE_FROM = statusLiterals(fromStatesOf(INVOICE_TRANSITIONS, 'markOverdue'));
+const OVERDUE = targetOf(INVOICE_TRANSITIONS, 'markOverdue');
+
+/**
+ * Invoice and invoice-payment rows. Tenant reads and writes take a DeveloperContext and filter by
+ * developer AND mode; the public payment page knows a link token only, and the payment hook a
+ * payment id only (each then acts for the row's own tenant).
+ */
+@Injectable()
+export class InvoicesRepository {
+  constructor(
+    @InjectRepository(InvoiceEntity) private readonly invoices: Repository<InvoiceEntity>,
+    @InjectRepository(InvoicePaymentEntity) private readonly payments: Repository<InvoicePaymentEntity>,
+  ) {}
+
+  findByReference(ctx: DeveloperContext, reference: string, manager: EntityManager = this.invoices.manager): Promise<InvoiceEntity | null> {
+    return manager.getRepository(InvoiceEntity).findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
+  }
+
+  findByLinkToken(token: string): Promise<InvoiceEntity | null> {
+    return this.invoices.findOneBy({ linkToken: token });
+  }
+
+  async list(ctx: DeveloperContext, filter: InvoiceListFilter): Promise<Page<InvoiceEntity>> {
+    const page = newestFirst.page(filter);
+    const query = this.invoices.createQueryBuilder('i').where('i.developer_id = :developerId AND i.mode = :mode', ctx);
+    if (filter.status) query.andWhere('i.status = :status', { status: filter.status });
+    if (filter.customerReference) query.andWhere('i.customer_reference = :customerReference', { customerReference: filter.customerReference });
+    if (filter.dueFrom) query.andWhere('i.due_date >= :dueFrom', { dueFrom: filter.dueFrom });
+    if (filter.dueTo) query.andWhere('i.due_date <= :dueTo', { dueTo: filter.dueTo });
+    return page.toPage(await page.applyTo(query, 'i').getMany(), (i) => i);
+  }
+
+  async insert(invoice: InvoiceEntity): Promise<InvoiceEntity> {
+    await this.invoices.insert(invoice);
+    return invoice;
+  }
+
+  /** Replaces a draft's fields; null when it is no longer a draft (a concurrent send, cancel or delete won). */
+  async updateDraft(ctx: DeveloperContext, id: string, changes: InvoiceDraftChanges, now: Date): Promise<InvoiceEntity | null> {
+    const result = await this.invoices
+      .createQueryBuilder()
+      .update(InvoiceEntity)
+      .set({ ...changes, updatedAt: now })
+      .where('id = :id AND developer_id = :developerId AND mode = :mode AND status = :draft', { id, ...ctx, draft: 'draft' })
+      .execute();
+    return (result.affected ?? 0) > 0 ? this.invoices.findOneByOrFail({ id }) : null;
+  }
+
+  /** Deletes a draft; false when it is no longer one. */
+  async deleteDraft(ctx: DeveloperContext, id: string): Promise<boolean> {
+    const result = await this.invoices.delete({ id, developerId: ctx.developerId, mode: ctx.mode, status: 'draft' });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Moves the invoice along `transition` if its status allows it (one conditional UPDATE: of two
+   * racing moves exactly one wins), stamping the move's time column and, for `send`, the link
+   * token; null when it did not move.
+   */
+  async move(
+    manager: EntityManager,
+    ctx: DeveloperContext,
+    id: string,
+    transition: Exclude<InvoiceTransition, 'pay' | 'payPartially' | 'markOverdue'>,
+    now: Date,
+    linkToken?: string,
+  ): Promise<InvoiceEntity | null> {
+    const stamp = transition === 'send' ? 'sent_at' : 'cancelled_at';
+    const [rows] = (await manager.query(
+      `UPDATE invoices SET status = $4, ${stamp} = $5, updated_at = $5, link_token = COALESCE($6, link_token)
+        WHERE id = $1 AND developer_id = $2 AND mode = $3 AND status = ANY ($7::text[]) RETURNING id`,
+      [id, ctx.developerId, ctx.mode, targetOf(INVOICE_TRANSITIONS, transition), now, linkToken ?? null, fromStatesOf(INVOICE_TRANSITIONS, transition)],
+    )) as [unknown[], number];
+    return rows.length > 0 ? manager.getRepository(InvoiceEntity).findOneByOrFail({ id }) : null;
+  }
+
+  /** The invoice row, locked until the transaction ends (payments on one invoice apply one at a time). */
+  lockById(manager: EntityManager, ctx: DeveloperContext, id: string): Promise<InvoiceEntity | null> {
+    return manager
+      .getRepository(InvoiceEntity)
+      .createQueryBuilder('i')
+      .setLock('pessimistic_write')
+      .where('i.id = :id AND i.developer_id = :developerId AND i.mode = :mode', { id, ...ctx })
+      .getOne();
+  }
+
+  /** Records a payment on a locked invoice: amount_paid, and the status and paid_at the caller decided. */
+  async recordPaid(manager: EntityManager, ctx: DeveloperContext, id: string, amountPaid: Amount, status: InvoiceStatus, paidAt: Date | null, now: Date): Promise<InvoiceEntity> {
+    const tenant = { id, developerId: ctx.developerId, mode: ctx.mode };
+    await manager.getRepository(InvoiceEntity).update(tenant, { amountPaid, status, paidAt, updatedAt: now });
+    return manager.getRepository(InvoiceEntity).findOneByOrFail(tenant);
+  }
+
+  /**
+   * `sent` / `partially_paid` invoices due before `today` (YYYY-MM-DD) become `overdue`: ONE
+   * conditional UPDATE … RETURNING over rows locked with SKIP LOCKED, so several schedulers (and
+   * the test-clock orchestrator) can run it at once and each invoice moves once. `ctx` limits it
+   * to one tenant.
+   */
+  async markOverdue(manager: EntityManager, today: string, now: Date, limit: number, ctx?: DeveloperContext): Promise<InvoiceEntity[]> {
+    const tenant = ctx ? 'AND developer_id = $4 AND mode = $5' : '';
+    const [rows] = (await manager.query(
+      `UPDATE invoices SET status = '${OVERDUE}', overdue_at = $2, updated_at = $2
+        WHERE id IN (SELECT id FROM invoices WHERE status IN (${OVERDUE_FROM}) AND due_date < $1::date ${tenant}
+                      ORDER BY due_date, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+          AND status IN (${OVERDUE_FROM})
+        RETURNING id`,
+      [today, now, Math.max(0, Math.floor(limit)), ...(ctx ? [ctx.developerId, ctx.mode] : [])],
+    )) as [Array<{ id: string }>, number];
+    if (rows.length === 0) return [];
+    return manager.getRepository(InvoiceEntity).findBy({ id: In(rows.map((r) => r.id)) });
+  }
+
+  async insertPayment(payment: InvoicePaymentEntity): Promise<void> {
+    await this.payments.insert(payment);
+  }
+
+  /** Writes which payment a checkout row started (once). */
+  async linkPayment(ctx: DeveloperContext, id: string, paymentId: string, paymentReference: string): Promise<void> {
+    await this.payments.update({ id, developerId: ctx.developerId, mode: ctx.mode }, { paymentId, paymentReference });
+  }
+
+  /**
+   * The checkout row of this payment, locked: by the payment's id, or by the row id the payment
+   * carries as its idempotency key (`checkoutId`) when the link was not written yet. Null for a
+   * payment no invoice started.
+   */
+  findPaymentForUpdate(manager: EntityManager, ctx: DeveloperContext, paymentId: string, checkoutId: string | null): Promise<InvoicePaymentEntity | null> {
+    const query = manager.getRepository(InvoicePaymentEntity).createQueryBuilder('p').setLock('pessimistic_write');
+    const owner = 'p.developer_id = :developerId AND p.mode = :mode';
+    return checkoutId
+      ? query.where(`(p.payment_id = :paymentId OR p.id = :checkoutId) AND ${owner}`, { paymentId, checkoutId, ...ctx }).getOne()
+      : query.where(`p.payment_id = :paymentId AND ${owner}`, { paymentId, ...ctx }).getOne();
+  }
+
+  async markPaymentSucceeded(manager: EntityManager, ctx: DeveloperContext, id: string, payment: { id: string; reference: string; amount: Amount }, now: Date): Promise<void> {
+    await manager
+      .getRepository(InvoicePaymentEntity)
+      .update({ id, developerId: ctx.developerId, mode: ctx.mode }, { amount: payment.amount, paymentId: payment.id, paymentReference: payment.reference, succeededAt: now });
+  }
+}

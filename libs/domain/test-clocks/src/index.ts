@@ -1,0 +1,2 @@
+export { TestClocksModule } from './test-clocks.module';
+export { TestClocksService, type TestClockReading } from './test-clocks.service';
