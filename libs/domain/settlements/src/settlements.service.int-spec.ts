@@ -115,7 +115,7 @@ describe('SettlementsService (approval rules and payouts)', () => {
     for (const o of outcomes) if (o.status === 'rejected') expect((o.reason as DomainError).code).toBe('invalid_state');
     expect(paidOut).toEqual([settlement.reference]);
     expect(await available(ctx)).toBe('7000.00');
-  });
+  }, 30_000); // ten staff accounts: ten argon2 hashes (64 MiB each), slow on a busy 2-core machine
 
   it('an approval whose payout got no answer is paid by the reconciliation scan, once', async () => {
     const { ctx, requester } = await account(10_000);
