@@ -88,7 +88,7 @@ describe('portal e-mail through the job queue', () => {
     // Answered without the mail server: the mail waits in the queue, its link token sealed.
     const [row] = await queued(email);
     expect(row.body_sealed).toMatch(/^v1\./);
-    expect(row.body_sealed).not.toContain('reset-password');
+    expect(row.body_sealed).not.toContain('password-reset');
     expect(mailServer.received).toHaveLength(0);
 
     scheduler = await startScheduler({ ...env, DATABASE_URL: process.env.TEST_DATABASE_URL as string });
@@ -103,7 +103,7 @@ describe('portal e-mail through the job queue', () => {
     await query(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'send_mail')`);
 
     const mail = await mailServer.waitFor(email);
-    const token = /reset-password#token=([A-Za-z0-9_-]+)/.exec(quotedPrintableDecoded(mail.text))?.[1];
+    const token = /#\/password-reset\?token=([A-Za-z0-9_-]+)/.exec(quotedPrintableDecoded(mail.text))?.[1];
     expect(token).toBeDefined();
     const confirmed = await visitor.post('/api/portal/auth/password-reset/confirm', { body: { token, password: 'a completely new passphrase' } });
     expect(confirmed.status).toBe(200);

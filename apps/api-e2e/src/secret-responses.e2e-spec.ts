@@ -55,6 +55,16 @@ describe('responses carrying a secret: Cache-Control: no-store', () => {
     expect(rotated.body.data.secret).not.toBe(created.body.data.secret);
   });
 
+  it('portal: a new webhook endpoint and a secret rotation', async () => {
+    const created = await account.owner.post('/api/portal/webhooks', { body: { url: RECEIVER, events: ['customer.created'], webhook_version: 'v2' } });
+    expectNoStore(created, 201);
+    expect(created.body.data.secret).toMatch(/^whsec_/);
+    const rotated = await account.owner.request('PATCH', `/api/portal/webhooks/${created.body.data.id}`, { body: { rotate_secret: true } });
+    expectNoStore(rotated, 200);
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.secret).not.toBe(created.body.data.secret);
+  });
+
   it('portal: TOTP enrolment, and the session tokens of sign-in (CSRF token, both steps)', async () => {
     const member = await account.addMember('developer');
     const enrolled = await member.client.post('/api/portal/me/totp/enroll');

@@ -5,13 +5,10 @@
  * Screenshots of each page (1280 px and 390 px wide) go to PORTAL_SCREENSHOT_DIR
  * (default dist/test-artefacts/portal).
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { type PortalAccount } from './support/real-gateway';
+import { checkPage } from './support/page-checks';
 import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
-
-const SCREENSHOT_DIR = process.env.PORTAL_SCREENSHOT_DIR ?? resolve(__dirname, '../../../dist/test-artefacts/portal');
 
 describe('portal payments, customers and wallet pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
@@ -19,7 +16,6 @@ describe('portal payments, customers and wallet pages in a browser, against the 
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
     portal = await startPortalInBrowser('money', { providerSimulator: true });
   }, 120_000);
 
@@ -42,21 +38,6 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     return page;
   }
 
-  /** The page at 1280 px and at 390 px (a phone), full length; no horizontal scroll of the page itself at 390 px. */
-  async function screenshots(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-1280.png`, fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    // The navigation slides away when the layout turns to its phone form.
-    await page.waitForTimeout(400);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-390.png`, fullPage: true });
-    // Wide tables scroll inside their own container; nothing else may stick out of the phone's width
-    // (toasts aside: they slide in from the right).
-    const overflowing = await page.evaluate<string[]>(
-      `[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > 391 && !el.closest('.mantine-ScrollArea-root, [data-scroll-container], .mantine-Notifications-root')).map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right)).slice(0, 8)`,
-    );
-    expect(overflowing).toEqual([]);
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
 
   /** A secret test key of the account, created through the portal API. */
   async function createKey(account: PortalAccount): Promise<string> {
@@ -98,7 +79,7 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     await table.getByRole('link', { name: second }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(2);
     await table.getByText('₦10,000.00').first().waitFor();
-    await screenshots(page, 'payments');
+    await checkPage(page, 'payments');
 
     // Filters: nothing failed; in NGN both.
     await page.getByRole('combobox', { name: 'Status' }).click();
@@ -136,7 +117,7 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     expect(refunds.body.data[0]).toMatchObject({ amount: 2500.5, reason: 'Damaged parcel', payment_reference: first });
     const refundReference = refunds.body.data[0].reference as string;
     await timeline.getByText(refundReference, { exact: false }).first().waitFor();
-    await screenshots(page, 'payment-detail');
+    await checkPage(page, 'payment-detail');
 
     // The wallet: 19,480 − 2,500.50 available, and the refund's debit linked to what caused it.
     await page.getByRole('link', { name: 'Wallet' }).click();
@@ -147,7 +128,7 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     const ledger = page.getByRole('table', { name: 'Ledger entries' });
     const refundEntry = ledger.getByRole('row').filter({ has: page.getByRole('link', { name: refundReference }) });
     await refundEntry.getByText('−₦2,500.50').waitFor();
-    await screenshots(page, 'wallet');
+    await checkPage(page, 'wallet');
 
     // Ledger filter by type: only the debit is left.
     await page.getByRole('combobox', { name: 'Entry type' }).click();
@@ -187,11 +168,13 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     const table = page.getByRole('table', { name: 'Customers' });
     await table.getByRole('link', { name: email }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(2);
-    await screenshots(page, 'customers');
+    await checkPage(page, 'customers');
 
     await page.getByRole('textbox', { name: 'E-mail' }).fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Search' }).click();
+    // The search's answer, not the table emptied while it loads: the other row gone AND this one shown.
     await table.getByRole('link', { name: /^other-/ }).waitFor({ state: 'detached' });
+    await table.getByRole('link', { name: email }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(1);
     await page.getByRole('textbox', { name: 'E-mail' }).fill('nobody@example.com');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -205,7 +188,7 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     await payments.getByRole('link', { name: reference }).waitFor();
     await payments.getByText('₦1,500.50').waitFor();
     expect(await payments.locator('tbody tr').count()).toBe(1);
-    await screenshots(page, 'customer-detail');
+    await checkPage(page, 'customer-detail');
   });
 
   it('shows a viewer no refund button (and the API refuses the viewer), and another account’s payment as not found', async () => {
@@ -231,6 +214,6 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     expect([missing.status, missing.body.code]).toEqual([404, 'payment_not_found']);
     const notRefunded = await other.owner.post(`/api/portal/payments/${reference}/refunds`, { body: {} });
     expect([notRefunded.status, notRefunded.body.code]).toEqual([404, 'payment_not_found']);
-    await screenshots(otherPage, 'payment-not-found');
+    await checkPage(otherPage, 'payment-not-found');
   });
 });

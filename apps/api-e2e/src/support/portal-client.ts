@@ -76,7 +76,7 @@ export class PortalClient {
 /** A link token from the newest dev-mailbox message to `email`. */
 export async function mailedToken(baseUrl: string, email: string): Promise<string> {
   const result = await http(baseUrl, 'GET', `/api/portal/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const token = (result.body?.data?.[0]?.body as string | undefined)?.match(/#token=([A-Za-z0-9_-]+)/)?.[1];
+  const token = (result.body?.data?.[0]?.body as string | undefined)?.match(/#\/[a-z/-]+\?token=([A-Za-z0-9_-]+)/)?.[1];
   if (!token) throw new Error(`no token mailed to ${email}: ${result.text}`);
   return token;
 }

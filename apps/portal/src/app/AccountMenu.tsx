@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { useMe, useSignOut } from '../features/auth';
+import { ModeSwitch, useMe, useSignOut } from '../features/auth';
 
-/** Who is signed in, to which account, in which mode — or a way to sign in. */
+/** Who is signed in, to which account, in which mode (a Test / Live switch) — or a way to sign in. */
 export function AccountMenu() {
   const me = useMe();
   const signOut = useSignOut();
@@ -15,11 +15,15 @@ export function AccountMenu() {
   }
   const { account, email, session } = me.data;
   return (
-    <Group gap="sm" wrap="nowrap" aria-label="Your account" role="group">
-      {/* On a phone the badge and the button keep their size; the account name gives way (truncated). */}
-      <Badge color={session.mode === 'live' ? 'green' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
-        {session.mode === 'live' ? 'Live mode' : 'Test mode'}
-      </Badge>
+    <Group gap="xs" wrap="nowrap" aria-label="Your account" role="group" style={{ minWidth: 0 }}>
+      {/* On a phone the mode switch and the button keep their size; the account name gives way (truncated). */}
+      {account ? (
+        <ModeSwitch />
+      ) : (
+        <Badge color={session.mode === 'live' ? 'green' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
+          {session.mode === 'live' ? 'Live mode' : 'Test mode'}
+        </Badge>
+      )}
       <div style={{ minWidth: 0 }}>
         <Text size="sm" fw={600} lh={1.2} data-testid="account-name" truncate="end">
           {account?.name ?? 'Platform staff'}

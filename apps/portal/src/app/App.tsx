@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -7,6 +7,11 @@ import { ME_QUERY_KEY } from '../features/auth';
 import { onSessionExpired } from '../shared/api';
 import { createQueryClient } from './query-client';
 import { createPortalRouter } from './router';
+
+/** Every toast's close button gets a name (Mantine's has none: axe's `button-name`). */
+const theme = createTheme({
+  components: { Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }) },
+});
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -27,7 +32,7 @@ export function App() {
   );
 
   return (
-    <MantineProvider>
+    <MantineProvider theme={theme}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

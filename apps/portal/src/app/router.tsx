@@ -15,10 +15,13 @@ export interface RouteHandle {
 export function createPortalRouter() {
   return createHashRouter([
     { path: '/sign-in', element: <SignInPage /> },
+    // The e-mailed links (libs/domain/identity's identity-mails.ts): outside the layout, as sign-in.
+    { path: '/invitations/accept', lazy: async () => ({ Component: (await import('../features/account-access')).AcceptInvitationPage }) },
+    { path: '/password-reset', lazy: async () => ({ Component: (await import('../features/account-access')).PasswordResetPage }) },
     {
       element: <PortalLayout />,
       children: [
-        { index: true, element: <Navigate to="/keys" replace /> },
+        { index: true, element: <Navigate to="/dashboard" replace /> },
         {
           path: '/status',
           handle: { title: 'API status' } satisfies RouteHandle,
@@ -27,6 +30,11 @@ export function createPortalRouter() {
         {
           element: <RequireSession />,
           children: [
+            {
+              path: '/dashboard',
+              handle: { title: 'Dashboard' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/dashboard')).DashboardPage }),
+            },
             {
               path: '/keys',
               handle: { title: 'API keys' } satisfies RouteHandle,
@@ -63,6 +71,11 @@ export function createPortalRouter() {
               lazy: async () => ({ Component: (await import('../features/wallet')).WalletPage }),
             },
             {
+              path: '/withdrawals',
+              handle: { title: 'Withdrawals' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/withdrawals')).WithdrawalsPage }),
+            },
+            {
               path: '/ip-allowlist',
               handle: { title: 'IP allowlist' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/ip-allowlist')).IpAllowlistPage }),
@@ -73,9 +86,34 @@ export function createPortalRouter() {
               lazy: async () => ({ Component: (await import('../features/request-logs')).RequestLogsPage }),
             },
             {
+              path: '/webhooks',
+              handle: { title: 'Webhooks' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/webhooks')).WebhooksPage }),
+            },
+            {
+              path: '/webhooks/debugger',
+              handle: { title: 'Signature debugger' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/webhooks')).SignatureDebuggerPage }),
+            },
+            {
+              path: '/webhooks/:id',
+              handle: { title: 'Webhook endpoint' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/webhooks')).WebhookDetailPage }),
+            },
+            {
               path: '/team',
               handle: { title: 'Team' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/team')).TeamPage }),
+            },
+            {
+              path: '/sandbox',
+              handle: { title: 'Sandbox' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/sandbox')).SandboxPage }),
+            },
+            {
+              path: '/settings',
+              handle: { title: 'Settings' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/settings')).SettingsPage }),
             },
           ],
         },

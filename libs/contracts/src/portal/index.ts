@@ -9,3 +9,4 @@ export * from './admin.dto';
 export * from './dev-mailbox.dto';
 export * from './request-logs.dto';
 export * from './payments.dto';
+export * from './dashboard.dto';

@@ -36,7 +36,7 @@ describe('portal identity', () => {
 
   async function tokenMailedTo(email: string): Promise<string> {
     const [latest] = await mailer.devMailbox(email);
-    const token = latest?.body.match(/#token=([A-Za-z0-9_-]+)/)?.[1];
+    const token = latest?.body.match(/[?&]token=([A-Za-z0-9_-]+)/)?.[1];
     if (!token) throw new Error(`no token mailed to ${email}`);
     return token;
   }

@@ -11,3 +11,4 @@ export { toPaymentResponse, type PaymentView } from './payment.mapper';
 export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
 export { isProviderRefusal } from './provider-refusal';
 export { amountLimits, defaultPlatformFee } from './payment-config';
+export type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode, PaymentStatus } from '@gateway/contracts';
-import { type Amount, type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
+import { Amount, type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentView } from './payment.mapper';
+import type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';
 import { PaymentEntity } from './payment.entity';
 import { PAYMENT_TRANSITIONS, type PaymentTransition } from './payment-status';
 import {
@@ -145,6 +146,37 @@ export class PaymentsRepository {
     const rows = await page.applyTo(query, 'p').getMany();
     const authorizations = await this.authorizationsById(rows.map((r) => r.authorizationId).filter((id): id is string => id !== null));
     return page.toPage(rows, (payment) => ({ payment, authorization: payment.authorizationId ? (authorizations.get(payment.authorizationId) ?? null) : null }));
+  }
+
+  /**
+   * Per currency, the payments created in [from, to): successful count and sum, failed or abandoned
+   * count. Sums are PostgreSQL `numeric` (exact), read back as text. Uses payments_listing
+   * (developer_id, mode, created_at).
+   */
+  async summarize(ctx: DeveloperContext, period: PaymentPeriod): Promise<PaymentSummary[]> {
+    const rows: Array<{ currency: Currency; succeeded: number; unsuccessful: number; volume: string }> = await this.manager.query(
+      `SELECT currency,
+              count(*) FILTER (WHERE status = 'success')::int AS succeeded,
+              count(*) FILTER (WHERE status IN ('failed', 'abandoned'))::int AS unsuccessful,
+              COALESCE(sum(amount) FILTER (WHERE status = 'success'), 0)::text AS volume
+         FROM payments
+        WHERE developer_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4 AND ($5::text IS NULL OR currency = $5)
+        GROUP BY currency ORDER BY currency`,
+      [ctx.developerId, ctx.mode, period.from, period.to, period.currency ?? null],
+    );
+    return rows.map((r) => ({ currency: r.currency, succeededCount: r.succeeded, succeededVolume: Amount.parse(r.volume), unsuccessfulCount: r.unsuccessful }));
+  }
+
+  /** The successful payments created in [from, to), per UTC day and currency (days without any are absent), oldest first. */
+  async dailyVolume(ctx: DeveloperContext, period: PaymentPeriod): Promise<DailyPaymentVolume[]> {
+    const rows: Array<{ day: string; currency: Currency; count: number; volume: string }> = await this.manager.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, count(*)::int AS count, sum(amount)::text AS volume
+         FROM payments
+        WHERE developer_id = $1 AND mode = $2 AND created_at >= $3 AND created_at < $4 AND status = 'success' AND ($5::text IS NULL OR currency = $5)
+        GROUP BY 1, currency ORDER BY 1, currency`,
+      [ctx.developerId, ctx.mode, period.from, period.to, period.currency ?? null],
+    );
+    return rows.map((r) => ({ day: r.day, currency: r.currency, count: r.count, volume: Amount.parse(r.volume) }));
   }
 
   /**

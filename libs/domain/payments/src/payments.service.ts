@@ -26,6 +26,7 @@ import { amountLimits } from './payment-config';
 import type { PaymentView } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
 import { checkoutIsOpen } from './payment-status';
+import type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';
 import { PaymentsRepository } from './payments.repository';
 import { SavedCardsService } from './saved-cards.service';
 
@@ -264,6 +265,21 @@ export class PaymentsService {
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
     });
+  }
+
+  /** Per currency: successful count and exact sum, failed or abandoned count, of the payments created in the period. */
+  summarize(ctx: DeveloperContext, period: PaymentPeriod): Promise<PaymentSummary[]> {
+    return this.repository.summarize(ctx, period);
+  }
+
+  /** Successful payments per UTC day and currency in the period (days without any are absent). */
+  dailyVolume(ctx: DeveloperContext, period: PaymentPeriod): Promise<DailyPaymentVolume[]> {
+    return this.repository.dailyVolume(ctx, period);
+  }
+
+  /** "Now" for this tenant: a test-mode account's test clock may be ahead of real time (live: real time). */
+  now(ctx: DeveloperContext): Promise<Date> {
+    return this.testClocks.now(ctx);
   }
 
   /** Where the customer pays: the provider's page while the checkout is open (see checkoutIsOpen); null otherwise. */

@@ -187,5 +187,33 @@ export const models = {
     CreatePortalRefundRequest: {
         amount: { required: false, type: () => Number, description: "Major unit; omitted = everything not yet refunded.", example: 500 },
         reason: { required: false, type: () => String, maxLength: 500 }
+    },
+    DashboardVolumeResponse: {
+        currency: { required: true, type: () => String },
+        volume: { required: true, type: () => Number, description: "Exact sum of the successful payments' amounts (major unit), added up by the database." },
+        count: { required: true, type: () => Number, description: "How many payments succeeded." }
+    },
+    DashboardPeriodResponse: {
+        from: { required: true, type: () => String, description: "ISO 8601, UTC." },
+        to: { required: true, type: () => String, description: "ISO 8601, UTC: the figures' `as_of`." },
+        volumes: { required: true, type: () => [contracts.DashboardVolumeResponse], description: "One entry per currency that had a successful payment; none: empty." },
+        succeeded: { required: true, type: () => Number, description: "Successful payments, all currencies." },
+        unsuccessful: { required: true, type: () => Number, description: "Failed (declined) and abandoned (never paid) payments, all currencies." },
+        success_rate: { required: true, type: () => Number, nullable: true, description: "succeeded / (succeeded + unsuccessful), 0 to 1 with 4 decimals; null when neither happened. Pending payments do not count." }
+    },
+    DashboardDayResponse: {
+        date: { required: true, type: () => String, description: "YYYY-MM-DD (UTC)." },
+        currency: { required: true, type: () => String },
+        volume: { required: true, type: () => Number },
+        count: { required: true, type: () => Number }
+    },
+    DashboardResponse: {
+        mode: { required: true, type: () => String, enum: ["test", "live"] },
+        as_of: { required: true, type: () => String, description: "When the figures were taken (ISO 8601; in test mode the account's test clock)." },
+        balances: { required: true, type: () => [contracts.WalletBalanceResponse], description: "Every supported currency's four balances, as `GET /api/portal/wallet/balance`." },
+        today: { required: true, type: () => contracts.DashboardPeriodResponse, description: "Since 00:00 UTC today." },
+        this_month: { required: true, type: () => contracts.DashboardPeriodResponse, description: "Since 00:00 UTC on the 1st of this month." },
+        daily_volume: { required: true, type: () => [contracts.DashboardDayResponse], description: "The last 30 UTC days, today included, oldest first; only days and currencies with successful payments." },
+        recent_payments: { required: true, type: () => [contracts.PaymentResponse], description: "The 5 newest payments, any status." }
     }
 };

@@ -8,6 +8,11 @@ import { PaymentsModule } from '@gateway/domain/payments';
 import { RefundsModule } from '@gateway/domain/refunds';
 import { SettlementsModule } from '@gateway/domain/settlements';
 import { VirtualAccountsModule } from '@gateway/domain/virtual-accounts';
+import { WebhooksModule } from '@gateway/domain/webhooks';
+import { DisputesModule } from '@gateway/domain/disputes';
+import { PaymentIntentsModule } from '@gateway/domain/payment-intents';
+import { TestClocksModule } from '@gateway/domain/test-clocks';
+import { TimeRulesModule } from '@gateway/domain/time-rules';
 import { PasswordLoginGuard } from './auth/password-login.guard';
 import { PortalGuard } from './auth/portal.guard';
 import { TotpGuard } from './auth/require-totp';
@@ -24,12 +29,15 @@ import { PortalSettlementsController } from './portal-settlements.controller';
 import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
 import { PortalAdminDepositsController } from './portal-admin-deposits.controller';
 import { PortalCustomersController } from './portal-customers.controller';
+import { PortalDashboardController } from './portal-dashboard.controller';
 import { PortalPaymentsController, PortalRefundsController } from './portal-payments.controller';
 import { PortalWalletController } from './portal-wallet.controller';
+import { PortalWebhooksController } from './portal-webhooks.controller';
+import { PortalSandboxController } from './portal-sandbox.controller';
 
 /** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, payments, customers, wallet, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule, DisputesModule, PaymentIntentsModule, TestClocksModule, TimeRulesModule, WebhooksModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
@@ -46,6 +54,9 @@ import { PortalWalletController } from './portal-wallet.controller';
     PortalRefundsController,
     PortalCustomersController,
     PortalWalletController,
+    PortalDashboardController,
+    PortalWebhooksController,
+    PortalSandboxController,
   ],
   providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],
 })

@@ -2,6 +2,7 @@ import { forgetCsrfToken, portalApi, rememberCsrfToken, unwrap, type Schema } fr
 
 export type Me = Schema<'MeResponse'>;
 export type LoginAnswer = Schema<'LoginResponse'>;
+export type Mode = Me['session']['mode'];
 
 export function getMe(signal?: AbortSignal): Promise<Me> {
   return unwrap(portalApi.GET('/api/portal/me', { signal }));
@@ -27,4 +28,9 @@ export async function signOut(): Promise<void> {
   } finally {
     forgetCsrfToken();
   }
+}
+
+/** Live mode needs the current TOTP code (X-TOTP-Code); back to test needs nothing. */
+export function setMode(mode: Mode, totp?: string): Promise<Schema<'ModeResponse'>> {
+  return unwrap(portalApi.PUT('/api/portal/me/mode', { body: { mode }, headers: totp ? { 'X-TOTP-Code': totp } : undefined }));
 }

@@ -1,1 +1,3 @@
 export { WalletPage } from './pages/WalletPage';
+export { BalancesTable } from './components/BalancesTable';
+export { useBalances } from './hooks/useWallet';

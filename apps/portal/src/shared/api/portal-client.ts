@@ -17,9 +17,16 @@ export const csrfMiddleware: Middleware = {
 };
 
 export const sessionExpiryMiddleware: Middleware = {
-  onResponse({ request, response }) {
+  async onResponse({ request, response }) {
     if (response.status !== 401) return undefined;
     if (SIGN_IN_PATHS.includes(new URL(request.url).pathname)) return undefined;
+    // A wrong step-up code (TOTP confirmation, live mode, live keys) is 401 `totp_invalid`: the
+    // session is fine, the form shows the error.
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { code?: unknown } | null;
+    if (body?.code === 'totp_invalid') return undefined;
     forgetCsrfToken();
     announceSessionExpired();
     return undefined;

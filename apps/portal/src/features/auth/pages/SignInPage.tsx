@@ -9,7 +9,7 @@ import { useSignIn } from '../hooks/useSignIn';
 
 /** Only paths inside the portal: `next` comes from the URL, so it must not lead elsewhere. */
 function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/keys';
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/dashboard';
 }
 
 export function SignInPage() {
@@ -51,6 +51,11 @@ export function SignInPage() {
           {stage === 'totp' && (
             <Anchor component="button" type="button" size="sm" onClick={restart}>
               Use a different account
+            </Anchor>
+          )}
+          {stage === 'password' && (
+            <Anchor component={Link} to="/password-reset" size="sm">
+              Forgot your password?
             </Anchor>
           )}
           <Anchor component={Link} to="/status" size="sm">

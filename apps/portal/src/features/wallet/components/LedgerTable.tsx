@@ -41,7 +41,7 @@ export function LedgerTable({ entries }: { entries: LedgerEntry[] }) {
                   <Text size="sm">{entry.description}</Text>
                 </Table.Td>
                 <Table.Td>{entry.balance_type}</Table.Td>
-                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} c={entry.direction === 'credit' ? 'green.8' : undefined}>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   <span aria-label={`${entry.direction} ${formatMoney(entry.amount, entry.currency)}`}>
                     {sign}
                     {formatMoney(entry.amount, entry.currency)}

@@ -1,0 +1,2 @@
+export { AcceptInvitationPage } from './pages/AcceptInvitationPage';
+export { PasswordResetPage } from './pages/PasswordResetPage';

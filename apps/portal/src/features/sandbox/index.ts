@@ -1,0 +1,1 @@
+export { SandboxPage } from './pages/SandboxPage';

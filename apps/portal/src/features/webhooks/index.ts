@@ -1,0 +1,3 @@
+export { WebhooksPage } from './pages/WebhooksPage';
+export { WebhookDetailPage } from './pages/WebhookDetailPage';
+export { SignatureDebuggerPage } from './pages/SignatureDebuggerPage';

@@ -1,0 +1,245 @@
+/**
+ * Browser tests of the webhooks pages against the REAL API (booted in-process on this run's fresh
+ * test database), delivering to a receiver on 127.0.0.1 (test mode allows loopback targets in
+ * development and test). Test events and manual retries are sent by the API itself at once, so no
+ * scheduler runs here. Screenshots (1280 px and 390 px) go to PORTAL_SCREENSHOT_DIR.
+ */
+import type { Page } from 'playwright-core';
+import { type ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
+import { checkPage } from './support/page-checks';
+import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import type { PortalClient } from './support/real-gateway';
+
+describe('portal webhooks pages in a browser, against the real API', () => {
+  let portal: PortalInBrowser;
+  let receiver: WebhookReceiver;
+  let receiverUrl: string;
+  let pages: Page[] = [];
+  let pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    receiverUrl = await receiver.start();
+    portal = await startPortalInBrowser('webhooks');
+  }, 120_000);
+
+  afterAll(async () => {
+    await portal?.close();
+    await receiver?.close();
+  });
+
+  beforeEach(() => {
+    // The gateway's clock is a manual one: deliveries are signed with its time, the debugger judges them by the browser's.
+    portal.gateway.clock.set(new Date());
+    receiver.respond = () => 200;
+  });
+
+  afterEach(async () => {
+    await Promise.all(pages.map((page) => page.close()));
+    pages = [];
+    expect(pageErrors).toEqual([]);
+    pageErrors = [];
+  });
+
+  async function newPage(): Promise<Page> {
+    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    pages.push(page);
+    return page;
+  }
+
+  /** The headers a receiver got, as someone would paste them. */
+  function pastedHeaders(hook: ReceivedWebhook): string {
+    return `Content-Type: ${String(hook.headers['content-type'])}\nX-Gateway-Signature: ${String(hook.headers['x-gateway-signature'])}\nX-Gateway-Timestamp: ${String(hook.headers['x-gateway-timestamp'])}`;
+  }
+
+  async function debug(page: Page, body: string, headers: string, secret: string): Promise<void> {
+    await page.getByLabel('Request body').fill(body);
+    await page.getByLabel('Request headers').fill(headers);
+    await page.getByLabel('Signing secret').fill(secret);
+    await page.getByRole('button', { name: 'Check signature' }).click();
+  }
+
+  function check(page: Page, title: string) {
+    return page.locator(`[data-check="${title}"]`);
+  }
+
+  async function endpointVia(client: PortalClient): Promise<string> {
+    const created = await client.post('/api/portal/webhooks', { body: { url: receiverUrl, events: ['payment.success'], webhook_version: 'v2' } });
+    expect(created.status).toBe(201);
+    return created.body.data.id as string;
+  }
+
+  it('registers an endpoint (secret once), sends a test event, retries a failed delivery, edits, rotates, debugs signatures and deletes', async () => {
+    const account = await portal.provision();
+    const page = await newPage();
+    await signInTo(page, portal.portalUrl, '#/webhooks', account.ownerEmail, 'Webhooks');
+    await page.getByText('No test endpoints yet').waitFor();
+
+    // Register: URL, one event, v2; the secret is shown once.
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add an endpoint' });
+    await add.getByLabel('Endpoint URL').fill('ftp://example.com/hooks');
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await add.getByText('An http:// or https:// URL').waitFor();
+    await add.getByText('Choose at least one event').waitFor();
+    await add.getByLabel('Endpoint URL').fill(receiverUrl);
+    await add.getByLabel(/^Events/).click();
+    await page.getByRole('option', { name: 'payment.success' }).click();
+    await add.getByRole('heading', { name: 'Add an endpoint' }).click();
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    const secretDialog = page.getByRole('dialog', { name: 'Signing secret' });
+    const secret = (await secretDialog.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await secretDialog.getByRole('button', { name: 'Copy secret' }).waitFor();
+    await secretDialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    const id = page.url().split('/webhooks/')[1];
+    expect(id).toMatch(/^whk_/);
+    await page.getByText('No deliveries yet').waitFor();
+    const fetched = await account.owner.get(`/api/portal/webhooks/${id}`);
+    expect(fetched.body.data).toMatchObject({ url: receiverUrl, events: ['payment.success'], webhook_version: 'v2', mode: 'test' });
+    expect(fetched.body.data.secret).toBeUndefined();
+
+    // A test event arrives and appears in the delivery log.
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event delivered').first().waitFor();
+    await receiver.waitFor(1);
+    const first = receiver.received[0];
+    expect(first.headers['x-gateway-event']).toBe('webhook.test');
+    const logs = page.getByRole('table', { name: 'Delivery logs' });
+    await logs.getByRole('row').filter({ hasText: String(first.headers['x-gateway-event-id']) }).getByText('Delivered').waitFor();
+    await checkPage(page, 'webhook-detail');
+
+    // A failing delivery (the receiver answers 500) is logged failed, then retried from the log once the receiver is fixed.
+    receiver.respond = () => 500;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event failed').first().waitFor();
+    await receiver.waitFor(2);
+    const failedEventId = String(receiver.received[1].headers['x-gateway-event-id']);
+    const failedRow = logs.getByRole('row').filter({ hasText: failedEventId }).filter({ hasText: 'HTTP 500' });
+    await failedRow.getByText('Failed', { exact: true }).waitFor();
+    await failedRow.getByText('http_status').waitFor();
+    receiver.respond = () => 200;
+    await failedRow.getByRole('button', { name: /^Retry/ }).click();
+    await page.getByText('Retry delivered').first().waitFor();
+    await receiver.waitFor(3);
+    expect(receiver.received[2].headers['x-gateway-event-id']).toBe(failedEventId);
+    await logs.getByRole('row').filter({ hasText: failedEventId }).filter({ hasText: 'manual' }).getByText('Delivered').waitFor();
+
+    // Edit the events and the payload version.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit endpoint' });
+    await edit.getByLabel(/^Events/).click();
+    await page.getByRole('option', { name: 'refund.completed' }).click();
+    await edit.getByRole('heading', { name: 'Edit endpoint' }).click();
+    await edit.getByText('v1 (flat)').click();
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page.getByLabel('Subscribed events').getByText('refund.completed').waitFor();
+    const edited = await account.owner.get(`/api/portal/webhooks/${id}`);
+    expect(edited.body.data).toMatchObject({ events: ['payment.success', 'refund.completed'], webhook_version: 'v1' });
+
+    // Rotate the secret: a new one, shown once; the previous one keeps signing for a while.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret' }).getByRole('button', { name: 'Rotate secret' }).click();
+    const rotatedDialog = page.getByRole('dialog', { name: 'Signing secret' });
+    const rotated = (await rotatedDialog.getByTestId('webhook-secret').textContent()) ?? '';
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await rotatedDialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByText('Previous secret signs until').waitFor();
+
+    // The signature debugger, with the first delivery as the receiver got it.
+    await page.goto(`${portal.portalUrl}/#/webhooks/debugger`);
+    await page.getByRole('heading', { level: 1, name: 'Signature debugger' }).waitFor();
+    await debug(page, first.body, pastedHeaders(first), secret);
+    await page.getByRole('status').getByText('Signature valid').waitFor();
+    await check(page, 'Digest over the raw body').getByText('Passes').waitFor();
+    await checkPage(page, 'webhook-signature-debugger');
+
+    // Wrong secret (the rotated one did not sign this delivery): the digest check fails.
+    await debug(page, first.body, pastedHeaders(first), rotated);
+    await page.getByRole('status').getByText('Signature invalid').waitFor();
+    await page.getByRole('status').getByText(/^Secret or digest mismatch/).waitFor();
+    await check(page, 'Digest over the raw body').getByText('Fails').waitFor();
+    await check(page, `Timestamp within 300 s`).getByText('Passes').waitFor();
+
+    // Re-indented body: the raw-body check fails, the canonical (sorted keys) one passes.
+    await debug(page, JSON.stringify(JSON.parse(first.body), null, 2), pastedHeaders(first), secret);
+    await page.getByRole('status').getByText('Valid only for a verifier that re-serialises the payload').waitFor();
+    await page.getByRole('status').getByText(/^The body’s bytes changed/).waitFor();
+    await check(page, 'Digest over the raw body').getByText('Fails').waitFor();
+    await check(page, 'Digest over the canonical body (sorted keys, compact)').getByText('Passes').waitFor();
+
+    // A delivery signed an hour ago: only the timestamp check fails.
+    // (Sent by a developer of the account: a session used an hour ago has ended by the clock's "now".)
+    const developer = await account.addMember('developer');
+    portal.gateway.clock.set(new Date(Date.now() - 3_600_000));
+    const old = await developer.client.post('/api/portal/webhooks/test', { body: { webhook_id: id } });
+    portal.gateway.clock.set(new Date());
+    expect(old.body.data.success).toBe(true);
+    await receiver.waitFor(4);
+    const stale = receiver.received[3];
+    await debug(page, stale.body, pastedHeaders(stale), rotated);
+    await page.getByRole('status').getByText('Signature invalid').waitFor();
+    await page.getByRole('status').getByText(/^Timestamp outside 300 s/).waitFor();
+    await check(page, 'Timestamp within 300 s').getByText('Fails').waitFor();
+    await check(page, 'Digest over the raw body').getByText('Passes').waitFor();
+
+    // Delete.
+    await page.goto(`${portal.portalUrl}/#/webhooks/${id}`);
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete endpoint' }).getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByText('No test endpoints yet').waitFor();
+    const gone = await account.owner.get(`/api/portal/webhooks/${id}`);
+    expect([gone.status, gone.body.code]).toEqual([404, 'webhook_not_found']);
+  });
+
+  it('shows a viewer everything read-only (the API refuses the viewer), and another account’s endpoint as not found', async () => {
+    const account = await portal.provision();
+    const id = await endpointVia(account.owner);
+    const tested = await account.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } });
+    expect(tested.body.data.success).toBe(true);
+    const viewer = await account.addMember('viewer');
+
+    const page = await newPage();
+    await signInTo(page, portal.portalUrl, '#/webhooks', viewer.email, 'Webhooks');
+    const table = page.getByRole('table', { name: 'Webhook endpoints' });
+    await table.getByRole('link', { name: receiverUrl }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await checkPage(page, 'webhooks');
+    await table.getByRole('link', { name: receiverUrl }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    await page.getByRole('table', { name: 'Delivery logs' }).getByText('Delivered').waitFor();
+    for (const name of ['Send test event', 'Edit', 'Rotate secret', 'Delete', /^Retry/]) expect(await page.getByRole('button', { name }).count()).toBe(0);
+
+    const refused = await viewer.client.post('/api/portal/webhooks', { body: { url: receiverUrl, events: ['payment.success'], webhook_version: 'v1' } });
+    expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_role']);
+    const retry = await viewer.client.post(`/api/portal/webhooks/logs/${tested.body.data.log_id as string}/retry`);
+    expect([retry.status, retry.body.code]).toEqual([403, 'insufficient_role']);
+    const rotate = await viewer.client.request('PATCH', `/api/portal/webhooks/${id}`, { body: { rotate_secret: true } });
+    expect([rotate.status, rotate.body.code]).toEqual([403, 'insufficient_role']);
+
+    // Another account: the endpoint, its logs and its actions are "not found".
+    const other = await portal.provision();
+    const otherPage = await newPage();
+    await signInTo(otherPage, portal.portalUrl, `#/webhooks/${id}`, other.ownerEmail, 'Endpoint not found');
+    for (const [method, path] of [
+      ['GET', `/api/portal/webhooks/${id}`],
+      ['GET', `/api/portal/webhooks/${id}/logs`],
+      ['DELETE', `/api/portal/webhooks/${id}`],
+    ]) {
+      const answer = await other.owner.request(method, path);
+      expect([method, path, answer.status, answer.body.code]).toEqual([method, path, 404, 'webhook_not_found']);
+    }
+    const otherTest = await other.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } });
+    expect([otherTest.status, otherTest.body.code]).toEqual([404, 'webhook_not_found']);
+    const otherRetry = await other.owner.post(`/api/portal/webhooks/logs/${tested.body.data.log_id as string}/retry`);
+    expect([otherRetry.status, otherRetry.body.code]).toEqual([404, 'webhook_log_not_found']);
+    expect((await other.owner.get('/api/portal/webhooks')).body.data).toEqual([]);
+  });
+});
