@@ -4,6 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { type PortalAccount, type PortalClient } from './support/real-gateway';
+import { checkPage } from './support/page-checks';
 import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
 describe('portal allowlist, request logs and team pages in a browser, against the real API', () => {
@@ -76,6 +77,7 @@ describe('portal allowlist, request logs and team pages in a browser, against th
     await table.getByText('203.0.113.0/24').waitFor();
     await table.getByText('Office').waitFor();
     await table.getByText('Every key').waitFor();
+    await checkPage(page, 'ip-allowlist');
 
     const viewerPage = await newPage();
     await signInTo(viewerPage, portal.portalUrl, '#/ip-allowlist', viewer.email, 'IP allowlist');
@@ -135,6 +137,7 @@ describe('portal allowlist, request logs and team pages in a browser, against th
     await drawer.getByText('GET /api/v1/customers').waitFor();
     await drawer.getByRole('heading', { name: 'Response body' }).waitFor();
     await drawer.getByText(okId).waitFor();
+    await checkPage(page, 'request-log-drawer');
     expect(await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })')).not.toContain(secret);
   });
 
@@ -157,6 +160,7 @@ describe('portal allowlist, request logs and team pages in a browser, against th
     const invitations = page.getByRole('table', { name: 'Pending invitations' });
     await invitations.getByText(email).waitFor();
     await invitations.getByText('viewer').waitFor();
+    await checkPage(page, 'team');
 
     await invitations.getByRole('button', { name: `Withdraw the invitation to ${email}` }).click();
     await page.getByRole('dialog', { name: 'Withdraw invitation' }).getByRole('button', { name: 'Withdraw invitation' }).click();

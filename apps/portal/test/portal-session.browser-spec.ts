@@ -6,6 +6,7 @@
 import { authenticator } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { type PortalInBrowser, startPortalInBrowser } from './support/portal-browser';
+import { checkPage } from './support/page-checks';
 import { PORTAL_PASSWORD, type PortalAccount, type TestGateway } from './support/real-gateway';
 
 describe('portal sessions and API keys in a browser, against the real API', () => {
@@ -80,6 +81,7 @@ describe('portal sessions and API keys in a browser, against the real API', () =
     // Listed by its hint only: the secret is nowhere on the page any more, nor in storage.
     const table = page.getByRole('table', { name: 'API keys' });
     await table.getByText('Checkout server').waitFor();
+    await checkPage(page, 'keys');
     expect(await page.content()).not.toContain(secret);
     expect(await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })')).not.toContain(secret);
 
@@ -96,6 +98,7 @@ describe('portal sessions and API keys in a browser, against the real API', () =
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await checkPage(page, 'sign-in');
     await page.goto(`${portalUrl}/#/keys`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   });

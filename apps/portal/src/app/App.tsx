@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider, Notification } from '@mantine/core';
+import { createTheme, Drawer, MantineProvider, Modal, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -9,8 +9,13 @@ import { createQueryClient } from './query-client';
 import { createPortalRouter } from './router';
 
 /** Every toast's close button gets a name (Mantine's has none: axe's `button-name`). */
+// Every close button named, for screen readers (axe's button-name rule).
 const theme = createTheme({
-  components: { Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }) },
+  components: {
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 export function App() {

@@ -44,7 +44,9 @@ export function RequestLogDrawer({ log, onClose }: RequestLogDrawerProps) {
       {log && (
         <Stack>
           <Group gap="xs">
-            <Badge color={statusColor(log.status_code)}>{log.status_code}</Badge>
+            <Badge color={statusColor(log.status_code)} variant="light">
+              {log.status_code}
+            </Badge>
             <Text ff="monospace" size="sm" style={{ wordBreak: 'break-all' }}>
               {log.method} {log.path}
             </Text>
