@@ -244,6 +244,9 @@ describe('refunds', () => {
     const hangMs = 5000;
     async function paid(amount: number): Promise<{ merchant: TestMerchant; reference: string }> {
       const { merchant, references } = await merchantWithPayments(amount);
+      // The payment's own callback (and the verify it makes the gateway send) must be done before a
+      // test arms a one-shot timeout knob: arriving late on a busy machine, it would take the knob.
+      await h.sim.idle();
       return { merchant, reference: references[0] };
     }
 
