@@ -7,18 +7,16 @@
  * PORTAL_SCREENSHOT_DIR (default dist/test-artefacts/portal).
  */
 import { authenticator } from 'otplib';
-import type { Page } from 'playwright-core';
 import { PORTAL_PASSWORD, type PortalAccount } from './support/real-gateway';
 import { checkPage } from './support/page-checks';
-import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import { createSecretKey, openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
 /** How the portal formats an amount in Chromium's en-US locale (shared/format/money.ts). */
 const money = (amount: string, currency = 'NGN') => new Intl.NumberFormat('en-US', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(amount as `${number}`);
 
 describe('portal dashboard, invitation and password-reset links, withdrawals in a browser, against the real API', () => {
   let portal: PortalInBrowser;
-  let pages: Page[] = [];
-  let pageErrors: string[] = [];
+  const newPage = openPages(() => portal, { locale: 'en-US' });
 
   beforeAll(async () => {
     portal = await startPortalInBrowser('dashboard', { providerSimulator: true });
@@ -28,26 +26,7 @@ describe('portal dashboard, invitation and password-reset links, withdrawals in 
     await portal?.close();
   });
 
-  afterEach(async () => {
-    await Promise.all(pages.map((page) => page.close()));
-    pages = [];
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
-
-  async function newPage(): Promise<Page> {
-    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    pages.push(page);
-    return page;
-  }
-
-  async function createKey(account: PortalAccount): Promise<string> {
-    const created = await account.owner.post('/api/portal/keys', { body: { name: 'Dashboard test' } });
-    expect(created.status).toBe(201);
-    return created.body.data.secret as string;
-  }
+  const createKey = (account: PortalAccount) => createSecretKey(account, 'Dashboard test');
 
   /** A payment initialized with the key and completed at the sandbox checkout with `outcome`; returns its reference. */
   async function payment(secret: string, amount: number, outcome: 'success' | 'declined' = 'success'): Promise<string> {

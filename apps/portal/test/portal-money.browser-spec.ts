@@ -5,15 +5,13 @@
  * Screenshots of each page (1280 px and 390 px wide) go to PORTAL_SCREENSHOT_DIR
  * (default dist/test-artefacts/portal).
  */
-import type { Page } from 'playwright-core';
 import { type PortalAccount } from './support/real-gateway';
 import { checkPage } from './support/page-checks';
-import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import { createSecretKey, openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
 describe('portal payments, customers and wallet pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
-  let pages: Page[] = [];
-  let pageErrors: string[] = [];
+  const newPage = openPages(() => portal);
 
   beforeAll(async () => {
     portal = await startPortalInBrowser('money', { providerSimulator: true });
@@ -23,28 +21,8 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     await portal?.close();
   });
 
-  afterEach(async () => {
-    await Promise.all(pages.map((page) => page.close()));
-    pages = [];
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
 
-  async function newPage(): Promise<Page> {
-    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    pages.push(page);
-    return page;
-  }
-
-
-  /** A secret test key of the account, created through the portal API. */
-  async function createKey(account: PortalAccount): Promise<string> {
-    const created = await account.owner.post('/api/portal/keys', { body: { name: 'Money test' } });
-    expect(created.status).toBe(201);
-    return created.body.data.secret as string;
-  }
+  const createKey = (account: PortalAccount) => createSecretKey(account, 'Money test');
 
   /** A payment initialized with the key and paid at the sandbox checkout; returns its reference. */
   async function paidPayment(secret: string, amount: number, email: string): Promise<string> {

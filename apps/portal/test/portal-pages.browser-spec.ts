@@ -2,15 +2,13 @@
  * Browser tests of the IP allowlist, request logs and team pages against the REAL API (booted
  * in-process on this run's fresh test database), set up as portal-session.browser-spec.ts is.
  */
-import type { Page } from 'playwright-core';
 import { type PortalAccount, type PortalClient } from './support/real-gateway';
 import { checkPage } from './support/page-checks';
-import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import { createSecretKey, openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
 describe('portal allowlist, request logs and team pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
-  let pages: Page[] = [];
-  let pageErrors: string[] = [];
+  const newPage = openPages(() => portal);
 
   beforeAll(async () => {
     portal = await startPortalInBrowser('pages');
@@ -20,28 +18,7 @@ describe('portal allowlist, request logs and team pages in a browser, against th
     await portal?.close();
   });
 
-  afterEach(async () => {
-    await Promise.all(pages.map((page) => page.close()));
-    pages = [];
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
-
-  /** A page in its own browser context (its own cookies), so two people can be signed in at once. */
-  async function newPage(): Promise<Page> {
-    const page = await portal.browser.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    pages.push(page);
-    return page;
-  }
-
-  /** A new secret test key of the account, created through the portal API. */
-  async function createKey(account: PortalAccount): Promise<string> {
-    const created = await account.owner.post('/api/portal/keys', { body: { name: 'Logs test' } });
-    expect(created.status).toBe(201);
-    return created.body.data.secret as string;
-  }
+  const createKey = (account: PortalAccount) => createSecretKey(account, 'Logs test');
 
   /** The request log writer flushes about every second: wait until the request is searchable. */
   async function waitForLog(client: PortalClient, requestId: string): Promise<void> {

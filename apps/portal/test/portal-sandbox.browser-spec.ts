@@ -5,15 +5,13 @@
  * Sandbox page. Screenshots (1280 px and 390 px) go to PORTAL_SCREENSHOT_DIR.
  */
 import { authenticator } from 'otplib';
-import type { Page } from 'playwright-core';
 import { type PortalAccount } from './support/real-gateway';
 import { checkPage } from './support/page-checks';
-import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import { createSecretKey, openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
 describe('portal sandbox and settings pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
-  let pages: Page[] = [];
-  let pageErrors: string[] = [];
+  const newPage = openPages(() => portal);
 
   beforeAll(async () => {
     portal = await startPortalInBrowser('sandbox', { providerSimulator: true });
@@ -23,27 +21,7 @@ describe('portal sandbox and settings pages in a browser, against the real API',
     await portal?.close();
   });
 
-  afterEach(async () => {
-    await Promise.all(pages.map((page) => page.close()));
-    pages = [];
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
-
-  async function newPage(): Promise<Page> {
-    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    pages.push(page);
-    return page;
-  }
-
-  /** A secret test key of the account, created through the portal API. */
-  async function createKey(account: PortalAccount): Promise<string> {
-    const created = await account.owner.post('/api/portal/keys', { body: { name: 'Sandbox test' } });
-    expect(created.status).toBe(201);
-    return created.body.data.secret as string;
-  }
+  const createKey = (account: PortalAccount) => createSecretKey(account, 'Sandbox test');
 
   /** A pending checkout initialized through the merchant API with the key; returns its reference. */
   async function pendingPayment(secret: string, amount: number): Promise<string> {

@@ -7,15 +7,14 @@
 import type { Page } from 'playwright-core';
 import { type ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 import { checkPage } from './support/page-checks';
-import { type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
+import { openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 import type { PortalClient } from './support/real-gateway';
 
 describe('portal webhooks pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
+  const newPage = openPages(() => portal);
   let receiver: WebhookReceiver;
   let receiverUrl: string;
-  let pages: Page[] = [];
-  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     receiver = new WebhookReceiver();
@@ -33,21 +32,6 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     portal.gateway.clock.set(new Date());
     receiver.respond = () => 200;
   });
-
-  afterEach(async () => {
-    await Promise.all(pages.map((page) => page.close()));
-    pages = [];
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
-
-  async function newPage(): Promise<Page> {
-    const page = await portal.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    pages.push(page);
-    return page;
-  }
 
   /** The headers a receiver got, as someone would paste them. */
   function pastedHeaders(hook: ReceivedWebhook): string {

@@ -58,3 +58,34 @@ export async function signInTo(page: Page, portalUrl: string, hash: string, emai
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
+
+/**
+ * `newPage()` for a spec's tests: a 1280 × 900 page of the portal's browser, in its own context
+ * (its own cookies, so two people can be signed in at once), with a 15 s default timeout. Every page a test opened is closed after it, and an uncaught error in any of them
+ * fails that test. Call it in the `describe` body; `portal` is read when a page is opened.
+ */
+export function openPages(portal: () => PortalInBrowser, options: { locale?: string } = {}): () => Promise<Page> {
+  let pages: Page[] = [];
+  let pageErrors: string[] = [];
+  afterEach(async () => {
+    await Promise.all(pages.map((page) => page.close()));
+    pages = [];
+    const errors = pageErrors;
+    pageErrors = [];
+    expect(errors).toEqual([]);
+  });
+  return async () => {
+    const page = await portal().browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    pages.push(page);
+    return page;
+  };
+}
+
+/** A secret test key of the account named `name`, created through the portal API; its secret. */
+export async function createSecretKey(account: PortalAccount, name: string): Promise<string> {
+  const created = await account.owner.post('/api/portal/keys', { body: { name } });
+  expect(created.status).toBe(201);
+  return created.body.data.secret as string;
+}
