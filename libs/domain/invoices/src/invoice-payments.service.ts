@@ -107,9 +107,11 @@ export class InvoicePaymentsService implements OnModuleInit {
    */
   async recordPayment(manager: EntityManager, ctx: DeveloperContext, view: PaymentView): Promise<void> {
     const { payment } = view;
-    const checkoutId = payment.idempotencyScope === 'invoice' ? payment.idempotencyKey : null;
-    const link = await this.repository.findPaymentForUpdate(manager, ctx, payment.id, checkoutId);
-    if (!link || link.succeededAt) return; // not an invoice's payment, or recorded already
+    // A link checkout's payment alone carries the `invoice` key space, its key the checkout row's id:
+    // every other payment (the hot path) returns here without a query.
+    if (payment.idempotencyScope !== 'invoice' || !payment.idempotencyKey) return;
+    const link = await this.repository.lockCheckout(manager, ctx, payment.idempotencyKey);
+    if (!link || link.succeededAt) return; // recorded already
     const invoice = await this.repository.lockById(manager, ctx, link.invoiceId);
     if (!invoice) throw new Error(`invoice payment ${link.id} has no invoice`);
     const now = await this.testClocks.now(ctx, manager);

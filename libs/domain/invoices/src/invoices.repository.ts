@@ -142,17 +142,9 @@ export class InvoicesRepository {
     await this.payments.update({ id, developerId: ctx.developerId, mode: ctx.mode }, { paymentId, paymentReference });
   }
 
-  /**
-   * The checkout row of this payment, locked: by the payment's id, or by the row id the payment
-   * carries as its idempotency key (`checkoutId`) when the link was not written yet. Null for a
-   * payment no invoice started.
-   */
-  findPaymentForUpdate(manager: EntityManager, ctx: DeveloperContext, paymentId: string, checkoutId: string | null): Promise<InvoicePaymentEntity | null> {
-    const query = manager.getRepository(InvoicePaymentEntity).createQueryBuilder('p').setLock('pessimistic_write');
-    const owner = 'p.developer_id = :developerId AND p.mode = :mode';
-    return checkoutId
-      ? query.where(`(p.payment_id = :paymentId OR p.id = :checkoutId) AND ${owner}`, { paymentId, checkoutId, ...ctx }).getOne()
-      : query.where(`p.payment_id = :paymentId AND ${owner}`, { paymentId, ...ctx }).getOne();
+  /** A checkout row, locked (its id is its payment's idempotency key, so it is found before the link is written). */
+  lockCheckout(manager: EntityManager, ctx: DeveloperContext, id: string): Promise<InvoicePaymentEntity | null> {
+    return manager.getRepository(InvoicePaymentEntity).findOne({ where: { id, developerId: ctx.developerId, mode: ctx.mode }, lock: { mode: 'pessimistic_write' } });
   }
 
   async markPaymentSucceeded(manager: EntityManager, ctx: DeveloperContext, id: string, payment: { id: string; reference: string; amount: Amount }, now: Date): Promise<void> {
