@@ -26,6 +26,9 @@ export const SCOPES = {
   'disputes:write': 'Submit dispute evidence',
   'webhooks:read': 'GET webhook endpoints and delivery logs',
   'webhooks:manage': 'Create, update, delete, test and retry webhooks (includes webhooks:read)',
+  'analytics:read': 'Analytics summary and time series',
+  'exports:read': 'List exports and download their files',
+  'exports:write': 'Request exports (includes exports:read)',
   'sandbox:write': 'Test-mode sandbox controls',
 } as const;
 
@@ -36,6 +39,7 @@ export const SCOPE_NAMES = Object.keys(SCOPES) as Scope[];
 /** Scopes that grant others too: managing a resource includes reading it. */
 export const SCOPE_IMPLIES: Partial<Record<Scope, readonly Scope[]>> = {
   'webhooks:manage': ['webhooks:read'],
+  'exports:write': ['exports:read'],
 };
 
 /** Whether a key holding `held` may use a route needing `required` (an empty list grants everything). */

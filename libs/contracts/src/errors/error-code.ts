@@ -25,6 +25,8 @@ export const ERROR_HTTP_STATUS = {
   csrf_token_invalid: 403,
   insufficient_role: 403,
   totp_required: 403,
+  // Every key and session of an account an administrator suspended (until reactivated).
+  account_suspended: 403,
   not_found: 404,
   payment_not_found: 404,
   authorization_not_found: 404,
@@ -45,6 +47,7 @@ export const ERROR_HTTP_STATUS = {
   developer_not_found: 404,
   api_key_not_found: 404,
   user_not_found: 404,
+  export_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   invalid_state: 409,
@@ -55,7 +58,11 @@ export const ERROR_HTTP_STATUS = {
   plan_archived: 409,
   schedule_already_triggered: 409,
   last_owner: 409,
+  // Downloading an export that is still queued or running, or that failed.
+  export_not_ready: 409,
   idempotency_key_in_progress: 409,
+  // Downloading an export whose file was deleted (kept 7 days).
+  export_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   insufficient_wallet_balance: 422,

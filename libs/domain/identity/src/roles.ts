@@ -20,7 +20,9 @@ export type AccountPermission =
   /** Account settings such as the settlement bank account and withdrawals. */
   | 'account:manage'
   /** Make someone an owner, or change or remove an owner. */
-  | 'ownership:transfer';
+  | 'ownership:transfer'
+  /** The account's own audit log (owners only). */
+  | 'audit:read';
 
 export type PlatformPermission =
   | 'platform:developers:manage'
@@ -31,19 +33,38 @@ export type PlatformPermission =
   /** Approve or reject settlements. */
   | 'platform:settlements:approve'
   /** See bank transfers into dedicated accounts that matched no virtual account. */
-  | 'platform:deposits:read';
+  | 'platform:deposits:read'
+  /** Search and read developer accounts. */
+  | 'platform:developers:read'
+  /** Suspend and reactivate developer accounts. */
+  | 'platform:developers:suspend'
+  /** The platform-wide audit log. */
+  | 'platform:audit:read'
+  /** Platform overview and analytics across accounts; failing webhook endpoints. */
+  | 'platform:overview:read';
 
 const ACCOUNT_MATRIX: Record<AccountRole, readonly AccountPermission[]> = {
   viewer: ['account:read'],
   developer: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund'],
   admin: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage'],
-  owner: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage', 'ownership:transfer'],
+  owner: ['account:read', 'keys:manage', 'webhooks:manage', 'payments:refund', 'team:manage', 'account:manage', 'ownership:transfer', 'audit:read'],
 };
 
 const PLATFORM_MATRIX: Record<PlatformRole, readonly PlatformPermission[]> = {
-  admin: ['platform:developers:manage', 'platform:fees:read', 'platform:fees:write', 'platform:settlements:read', 'platform:settlements:approve', 'platform:deposits:read'],
+  admin: [
+    'platform:developers:manage',
+    'platform:developers:read',
+    'platform:developers:suspend',
+    'platform:fees:read',
+    'platform:fees:write',
+    'platform:settlements:read',
+    'platform:settlements:approve',
+    'platform:deposits:read',
+    'platform:audit:read',
+    'platform:overview:read',
+  ],
   // Approves settlements and may read fees, never change them.
-  financial_secretary: ['platform:fees:read', 'platform:settlements:read', 'platform:settlements:approve', 'platform:deposits:read'],
+  financial_secretary: ['platform:developers:read', 'platform:fees:read', 'platform:settlements:read', 'platform:settlements:approve', 'platform:deposits:read', 'platform:overview:read'],
 };
 
 export function accountRoleAllows(role: AccountRole, permission: AccountPermission): boolean {
