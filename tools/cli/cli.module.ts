@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
+import { AuditModule } from '@gateway/domain/audit';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
 import { SettlementsModule } from '@gateway/domain/settlements';
@@ -20,6 +21,7 @@ export class CliModule {
         ApiKeysModule,
         IdentityModule,
         SettlementsModule,
+        AuditModule,
       ],
       providers: [{ provide: Clock, useValue: new SystemClock() }],
       exports: [Clock],

@@ -1,9 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { API_KEY_KINDS, type ApiKeyKind, type Mode, MODES } from '@gateway/contracts';
 import { ApiKeysService } from '@gateway/domain/api-keys';
-import { type Developer, DevelopersService } from '@gateway/domain/developers';
+import { AuditService, operatorActor } from '@gateway/domain/audit';
+import { type Developer, developerStatus, DevelopersService } from '@gateway/domain/developers';
 import { Amount, DomainError, isCurrency } from '@gateway/platform';
 import { Command, Option } from 'commander';
+import { addAuditCommands } from './audit-commands';
+import { addDeveloperAdminCommands } from './developer-admin-commands';
 import { addSettlementCommands } from './settlement-commands';
 import { addUserCommands } from './user-commands';
 
@@ -25,18 +28,18 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .option('--verified', 'mark the e-mail as verified (test mode usable at once)', false)
     .option('--identity-verified', 'mark identity verification complete (live mode enabled)', false)
     .option('--with-test-key', 'also issue an sk_test_ secret key (printed once)', false)
+    .option(BY_FLAGS, BY_HELP)
     .option('--json', 'machine-readable output', false)
-    .action((o: { email: string; name: string; verified: boolean; identityVerified: boolean; withTestKey: boolean; json: boolean }) =>
+    .action((o: { email: string; name: string; verified: boolean; identityVerified: boolean; withTestKey: boolean; by?: string; json: boolean }) =>
       run(async (app, out) => {
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(o.email)) throw new DomainError('validation_error', `Invalid e-mail: ${o.email}`);
-        const created = await app.get(DevelopersService).create({
-          email: o.email,
-          name: o.name,
-          emailVerified: o.verified,
-          identityVerified: o.identityVerified,
-        });
+        const actor = operatorActor(o.by);
+        const created = await app.get(DevelopersService).create(
+          { email: o.email, name: o.name, emailVerified: o.verified, identityVerified: o.identityVerified },
+          app.get(AuditService).developerRecorder(actor),
+        );
         const issued = o.withTestKey
-          ? await app.get(ApiKeysService).issue({ developerId: created.id, mode: 'test', kind: 'secret' })
+          ? await app.get(ApiKeysService).issue({ developerId: created.id, mode: 'test', kind: 'secret' }, actor)
           : undefined;
         out(
           [`Developer ${created.id} <${created.email}> created.`, issued ? `Secret key (shown once): ${issued.secret}` : '']
@@ -50,11 +53,13 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .command('verify-identity')
     .description('Complete identity verification (enables live mode)')
     .argument('<developer>', 'developer id or e-mail')
+    .option(BY_FLAGS, BY_HELP)
+    .option('--note <text>', 'a note kept in the audit log (up to 500 characters)')
     .option('--json', 'machine-readable output', false)
-    .action((who: string, o: { json: boolean }) =>
+    .action((who: string, o: { by?: string; note?: string; json: boolean }) =>
       run(async (app, out) => {
         const service = app.get(DevelopersService);
-        const verified = await service.verifyIdentity((await service.find(who)).id);
+        const verified = await service.verifyIdentity((await service.find(who)).id, staffAction(app, o));
         out(`Identity of ${verified.email} verified; live mode enabled.`, { developer: developerJson(verified) });
       }, o.json),
     );
@@ -62,11 +67,13 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .command('verify-email')
     .description('Mark the e-mail address verified (enables test mode)')
     .argument('<developer>', 'developer id or e-mail')
+    .option(BY_FLAGS, BY_HELP)
+    .option('--note <text>', 'a note kept in the audit log (up to 500 characters)')
     .option('--json', 'machine-readable output', false)
-    .action((who: string, o: { json: boolean }) =>
+    .action((who: string, o: { by?: string; note?: string; json: boolean }) =>
       run(async (app, out) => {
         const service = app.get(DevelopersService);
-        const verified = await service.verifyEmail((await service.find(who)).id);
+        const verified = await service.verifyEmail((await service.find(who)).id, staffAction(app, o));
         out(`E-mail ${verified.email} verified.`, { developer: developerJson(verified) });
       }, o.json),
     );
@@ -80,12 +87,13 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .addOption(new Option('--kind <kind>', 'secret or publishable').choices([...API_KEY_KINDS]).default('secret'))
     .option('--scopes <scopes>', 'comma-separated scopes; omitted = full access', '')
     .option('--name <name>', 'a label for the key')
+    .option(BY_FLAGS, BY_HELP)
     .option('--json', 'machine-readable output', false)
-    .action((o: { developer: string; mode: Mode; kind: ApiKeyKind; scopes: string; name?: string; json: boolean }) =>
+    .action((o: { developer: string; mode: Mode; kind: ApiKeyKind; scopes: string; name?: string; by?: string; json: boolean }) =>
       run(async (app, out) => {
         const dev = await app.get(DevelopersService).find(o.developer);
         const scopes = o.scopes.split(',').map((s) => s.trim()).filter(Boolean);
-        const issued = await app.get(ApiKeysService).issue({ developerId: dev.id, mode: o.mode, kind: o.kind, scopes, name: o.name });
+        const issued = await app.get(ApiKeysService).issue({ developerId: dev.id, mode: o.mode, kind: o.kind, scopes, name: o.name }, operatorActor(o.by));
         if (o.mode === 'live' && !dev.identityVerifiedAt) {
           // The key is issued (verification may follow), but the operator must not think it works yet.
           process.stderr.write(
@@ -106,12 +114,13 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .command('revoke')
     .description('Revoke an API key (takes effect at once)')
     .argument('<key-id>', 'the key id')
+    .option(BY_FLAGS, BY_HELP)
     .option('--json', 'machine-readable output', false)
-    .action((keyId: string, o: { json: boolean }) =>
+    .action((keyId: string, o: { by?: string; json: boolean }) =>
       run(async (app, out) => {
         const service = app.get(ApiKeysService);
         const key = await service.getForOperator(keyId);
-        const revoked = await service.revoke(key.developerId, key.id);
+        const revoked = await service.revoke(key.developerId, key.id, operatorActor(o.by));
         out(`Key ${revoked.id} (${revoked.keyHint}) revoked.`, { id: revoked.id, revoked_at: revoked.revokedAt });
       }, o.json),
     );
@@ -123,15 +132,17 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     .requiredOption('--developer <developer>', 'developer id or e-mail')
     .requiredOption('--currency <currency>', 'NGN, USD, GBP or KES')
     .requiredOption('--amount <amount>', 'flat fee in the major unit, e.g. 10 or 0')
+    .option(BY_FLAGS, BY_HELP)
     .option('--json', 'machine-readable output', false)
-    .action((o: { developer: string; currency: string; amount: string; json: boolean }) =>
+    .action((o: { developer: string; currency: string; amount: string; by?: string; json: boolean }) =>
       run(async (app, out) => {
         const currency = o.currency.toUpperCase();
         if (!isCurrency(currency)) throw new DomainError('invalid_currency', `Unsupported currency ${o.currency}.`);
         const amount = parseAmount(o.amount);
         const service = app.get(DevelopersService);
         const dev = await service.find(o.developer);
-        await service.setFeeOverride(dev.id, currency, amount);
+        const actor = operatorActor(o.by);
+        await service.setFeeOverride(dev.id, currency, amount, actor.label ?? 'cli', app.get(AuditService).developerRecorder(actor));
         out(`Platform fee for ${dev.email} in ${currency} set to ${amount.toString()}.`, {
           developer_id: dev.id,
           currency,
@@ -141,7 +152,18 @@ export function buildProgram(run: (action: (app: INestApplicationContext, out: O
     );
   addUserCommands(program, run);
   addSettlementCommands(program, run);
+  addDeveloperAdminCommands(program, run);
+  addAuditCommands(program, run);
   return program;
+}
+
+/** Every changing command names its operator for the audit log (actor type `operator`); `cli` when omitted. */
+const BY_FLAGS = '--by <email>';
+const BY_HELP = 'who runs this (recorded in the audit log; default "cli")';
+
+function staffAction(app: INestApplicationContext, o: { by?: string; note?: string }) {
+  if (o.note && o.note.length > 500) throw new DomainError('validation_error', '--note must have at most 500 characters.');
+  return { record: app.get(AuditService).developerRecorder(operatorActor(o.by)), note: o.note?.trim() || undefined };
 }
 
 function parseAmount(text: string): Amount {
@@ -159,6 +181,7 @@ function developerJson(d: Developer) {
     name: d.name,
     email_verified: d.emailVerifiedAt !== null,
     identity_verified: d.identityVerifiedAt !== null,
+    status: developerStatus(d),
     created_at: d.createdAt,
   };
 }

@@ -92,6 +92,62 @@ describe('portal webhook routes', () => {
     expect(rotated.body.data).toMatchObject({ secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expect.any(String) });
   });
 
+  it('changes an endpoint’s URL under the same rules as registering one', async () => {
+    const id = (await a.owner.post('/api/portal/webhooks', { body: { url, events: ['payment.success'], webhook_version: 'v1' } })).body.data.id as string;
+    const moved = `${url}/moved`;
+    const changed = await a.owner.request('PATCH', `/api/portal/webhooks/${id}`, { body: { url: moved } });
+    expect([changed.status, changed.body.data.url, changed.body.data.events]).toEqual([200, moved, ['payment.success']]);
+    for (const refusedUrl of ['http://169.254.169.254/latest', 'ftp://example.com/hook', 'not a url']) {
+      const refused = await a.owner.request('PATCH', `/api/portal/webhooks/${id}`, { body: { url: refusedUrl } });
+      expect([refusedUrl, refused.status, refused.body.code, Object.keys(refused.body.errors ?? {})]).toEqual([refusedUrl, 400, 'validation_error', ['url']]);
+    }
+    expect((await a.owner.get(`/api/portal/webhooks/${id}`)).body.data.url).toBe(moved);
+  });
+
+  it('lists the account’s failed deliveries across its endpoints, newest first, for viewers too, never another account’s or a deleted endpoint’s', async () => {
+    const account = await provisionAccount(gateway, (await signedInPlatformUser(gateway)).client);
+    const register = async () => (await account.owner.post('/api/portal/webhooks', { body: { url, events: ['payment.success'], webhook_version: 'v1' } })).body.data.id as string;
+    const first = await register();
+    const second = await register();
+    const gone = await register();
+    const test = async (id: string) => {
+      gateway.clock.advance(1000);
+      return (await account.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } })).body.data as { log_id: string; success: boolean };
+    };
+    receiver.respond = () => 500;
+    const failedFirst = await test(first);
+    const failedGone = await test(gone);
+    const failedSecond = await test(second);
+    receiver.respond = () => 200;
+    expect((await test(first)).success).toBe(true);
+    expect((await account.owner.delete(`/api/portal/webhooks/${gone}`)).status).toBe(200);
+    // Another account's failure is not listed.
+    receiver.respond = () => 500;
+    const other = await provisionAccount(gateway, (await signedInPlatformUser(gateway)).client);
+    const otherId = (await other.owner.post('/api/portal/webhooks', { body: { url, events: ['payment.success'], webhook_version: 'v1' } })).body.data.id as string;
+    expect((await other.owner.post('/api/portal/webhooks/test', { body: { webhook_id: otherId } })).body.data.success).toBe(false);
+    receiver.respond = () => 200;
+
+    const listed = await account.owner.get('/api/portal/webhooks/deliveries/failed');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((l: { log_id: string; webhook_id: string; success: boolean }) => [l.log_id, l.webhook_id, l.success])).toEqual([
+      [failedSecond.log_id, second, false],
+      [failedFirst.log_id, first, false],
+    ]);
+    expect(listed.body.data[0]).toMatchObject({ event: 'webhook.test', trigger: 'test', status_code: 500 });
+    expect(failedGone.success).toBe(false);
+
+    // Cursor pages, as every list.
+    const page1 = await account.owner.get('/api/portal/webhooks/deliveries/failed?limit=1');
+    expect(page1.body.meta).toMatchObject({ has_more: true, limit: 1 });
+    const page2 = await account.owner.get(`/api/portal/webhooks/deliveries/failed?limit=1&cursor=${encodeURIComponent(page1.body.meta.next_cursor as string)}`);
+    expect([page1.body.data[0].log_id, page2.body.data[0].log_id, page2.body.meta.has_more]).toEqual([failedSecond.log_id, failedFirst.log_id, false]);
+
+    const viewer = (await account.addMember('viewer')).client;
+    expect((await viewer.get('/api/portal/webhooks/deliveries/failed')).body.data).toHaveLength(2);
+    expect((await fetch(`${gateway.baseUrl}/api/portal/webhooks/deliveries/failed`)).status).toBe(401);
+  });
+
   it('answers another account’s endpoint and logs as missing', async () => {
     const id = (await a.owner.post('/api/portal/webhooks', { body: { url, events: ['payment.success'], webhook_version: 'v1' } })).body.data.id as string;
     const log = (await a.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } })).body.data.log_id as string;

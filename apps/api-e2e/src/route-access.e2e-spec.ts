@@ -94,6 +94,13 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'GET /api/v1/invoices/:reference': 'invoices:read',
   'PATCH /api/v1/invoices/:reference': 'invoices:write',
   'DELETE /api/v1/invoices/:reference': 'invoices:write',
+  'POST /api/v1/exports': 'exports:write',
+  'GET /api/v1/exports': 'exports:read',
+  'GET /api/v1/exports/:reference': 'exports:read',
+  'GET /api/v1/exports/:reference/download': 'exports:read',
+  'GET /api/v1/analytics/summary': 'analytics:read',
+  'GET /api/v1/analytics/timeseries': 'analytics:read',
+  'GET /api/v1/analytics/top-customers': 'analytics:read',
   'GET /checkout/invoices/:token': 'public',
   'GET /checkout/invoices/:token/pay': 'public',
 };

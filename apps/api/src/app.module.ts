@@ -31,7 +31,9 @@ import { TransfersApiModule } from './modules/transfers/transfers-api.module';
 import { SettlementsApiModule } from './modules/settlements/settlements-api.module';
 import { VirtualAccountsApiModule } from './modules/virtual-accounts/virtual-accounts-api.module';
 import { InvoicesApiModule } from './modules/invoices/invoices-api.module';
+import { ExportsApiModule } from './modules/exports/exports-api.module';
 import { SubscriptionsApiModule } from './modules/subscriptions/subscriptions-api.module';
+import { AnalyticsApiModule } from './modules/analytics/analytics-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -71,7 +73,9 @@ export class AppModule {
         SettlementsApiModule,
         VirtualAccountsApiModule,
         InvoicesApiModule,
+        ExportsApiModule,
         SubscriptionsApiModule,
+        AnalyticsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

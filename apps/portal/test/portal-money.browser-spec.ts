@@ -5,7 +5,9 @@
  * Screenshots of each page (1280 px and 390 px wide) go to PORTAL_SCREENSHOT_DIR
  * (default dist/test-artefacts/portal).
  */
-import { type PortalAccount } from './support/real-gateway';
+import { ApiKeysService } from '@gateway/domain/api-keys';
+import { authenticator } from 'otplib';
+import { PORTAL_PASSWORD, type PortalAccount } from './support/real-gateway';
 import { checkPage } from './support/page-checks';
 import { createSecretKey, openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 
@@ -14,8 +16,9 @@ describe('portal payments, customers and wallet pages in a browser, against the 
   const newPage = openPages(() => portal);
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('money', { providerSimulator: true });
-  }, 120_000);
+    // A low large-withdrawal threshold, so a live payment's net crosses it.
+    portal = await startPortalInBrowser('money', { providerSimulator: true, env: { LARGE_WITHDRAWAL_THRESHOLD: 'NGN:5000' } });
+  }, 300_000);
 
   afterAll(async () => {
     await portal?.close();
@@ -194,4 +197,75 @@ describe('portal payments, customers and wallet pages in a browser, against the 
     expect([notRefunded.status, notRefunded.body.code]).toEqual([404, 'payment_not_found']);
     await checkPage(otherPage, 'payment-not-found');
   });
+
+  it('in live mode: withdraws from a funded live wallet, with the TOTP code above the threshold, and lists the withdrawals', async () => {
+    const account = await portal.provision({ identityVerified: true });
+    const totpSecret: string = (await account.owner.post('/api/portal/me/totp/enroll')).body.data.secret;
+    // Each code is for one 30-second step of the gateway's clock, and a step's code works once.
+    const code = () => {
+      portal.gateway.clock.advance(30_000);
+      return authenticator.clone({ epoch: portal.gateway.clock.now().getTime() }).generate(totpSecret);
+    };
+    expect((await account.owner.post('/api/portal/me/totp/confirm', { body: { code: code() } })).status).toBe(200);
+    expect((await account.owner.put('/api/portal/me/mode', { body: { mode: 'live' }, totp: code() })).status).toBe(200);
+    const bank = await account.owner.put('/api/portal/settlements/account', { body: { bank_code: '058', account_number: `30${String(Date.now()).slice(-8)}` }, totp: code() });
+    expect(bank.status).toBe(200);
+
+    // A live payment of 10,000 paid at the provider (net 9,740 in the live wallet).
+    const simulator = portal.simulator;
+    if (!simulator) throw new Error('the provider simulator is not running');
+    const { secret: liveKey } = await portal.gateway.app.get(ApiKeysService, { strict: false }).issue({ developerId: account.developerId, mode: 'live', kind: 'secret' });
+    const call = async (base: string, path: string, token: string, body: unknown) => {
+      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return (await response.json()) as { data: { reference: string; status: string } };
+    };
+    const init = await call(portal.gateway.baseUrl, '/api/v1/payments/initialize', liveKey, { amount: 10_000, email: `buyer-${Date.now()}@example.com` });
+    await call(simulator.url, `/sim/transactions/${init.data.reference}/complete`, simulator.liveSecretKey, {});
+    expect((await call(portal.gateway.baseUrl, '/api/v1/payments/verify', liveKey, { reference: init.data.reference })).data.status).toBe('success');
+
+    const page = await newPage();
+    await page.goto(`${portal.portalUrl}/#/withdrawals`);
+    await page.getByLabel('E-mail').fill(account.ownerEmail);
+    await page.getByRole('textbox', { name: /^Password/ }).fill(PORTAL_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Authentication code').fill(code());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('Withdrawals are live-mode only').waitFor();
+    // Live mode for this browser's session (the mode belongs to the session), then the page again.
+    const switched = await page.evaluate(async (totp) => {
+      const csrf = ((await (await fetch('/api/portal/auth/csrf', { credentials: 'include' })).json()) as { data: { csrf_token: string } }).data.csrf_token;
+      const headers = { 'content-type': 'application/json', 'X-CSRF-Token': csrf, 'X-TOTP-Code': totp };
+      return (await fetch('/api/portal/me/mode', { method: 'PUT', credentials: 'include', headers, body: JSON.stringify({ mode: 'live' }) })).status;
+    }, code());
+    expect(switched).toBe(200);
+    await page.reload();
+    await page.getByText('No withdrawals yet').waitFor();
+    await page.getByTestId('settlement-account').waitFor();
+
+    const withdraw = page.getByRole('form', { name: 'Request a withdrawal' });
+    await withdraw.getByText('Available: ₦9,740.00').waitFor();
+    // Below the threshold: no code asked.
+    await withdraw.getByLabel(/Amount/).fill('1000.50');
+    await withdraw.getByRole('button', { name: 'Request the withdrawal' }).click();
+    await withdraw.getByText(/₦1,000\.50 is reserved and waits for approval/).waitFor();
+    const table = page.getByRole('table', { name: 'Withdrawals' });
+    await table.getByRole('row').filter({ hasText: '₦1,000.50' }).getByText('pending approval').waitFor();
+
+    // Above it (5,000): the API asks for the code, the field appears, the same request goes again with it.
+    await withdraw.getByLabel(/Amount/).fill('6000');
+    await withdraw.getByRole('button', { name: 'Request the withdrawal' }).click();
+    await withdraw.getByLabel('Authentication code').fill(code());
+    await withdraw.getByRole('button', { name: 'Request the withdrawal' }).click();
+    await withdraw.getByText(/₦6,000\.00 is reserved and waits for approval/).waitFor();
+    await table.getByRole('row').filter({ hasText: '₦6,000.00' }).getByText('pending approval').waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(2);
+    // 9,740 − 1,000.50 − 6,000 left to withdraw, the rest reserved.
+    await withdraw.getByText('Available: ₦2,739.50').waitFor();
+    const listed = (await account.owner.get('/api/portal/settlements')).body.data as Array<{ amount: number; status: string; origin: string }>;
+    expect(listed.map((s) => [s.amount, s.status, s.origin])).toEqual([
+      [6000, 'pending_approval', 'manual'],
+      [1000.5, 'pending_approval', 'manual'],
+    ]);
+    await checkPage(page, 'withdrawals-live-funded');
+  }, 180_000);
 });

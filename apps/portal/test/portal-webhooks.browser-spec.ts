@@ -20,7 +20,7 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     receiver = new WebhookReceiver();
     receiverUrl = await receiver.start();
     portal = await startPortalInBrowser('webhooks');
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await portal?.close();
@@ -112,9 +112,17 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     expect(receiver.received[2].headers['x-gateway-event-id']).toBe(failedEventId);
     await logs.getByRole('row').filter({ hasText: failedEventId }).filter({ hasText: 'manual' }).getByText('Delivered').waitFor();
 
-    // Edit the events and the payload version.
+    // Edit the URL (checked as at registration), the events and the payload version.
     await page.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit endpoint' });
+    const movedUrl = `${receiverUrl}/moved`;
+    await edit.getByLabel('Endpoint URL').fill('ftp://example.com/hooks');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByText('An http:// or https:// URL').waitFor();
+    await edit.getByLabel('Endpoint URL').fill('http://169.254.169.254/latest');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByRole('alert').filter({ hasText: 'The endpoint was not changed' }).waitFor();
+    await edit.getByLabel('Endpoint URL').fill(movedUrl);
     await edit.getByLabel(/^Events/).click();
     await page.getByRole('option', { name: 'refund.completed' }).click();
     await edit.getByRole('heading', { name: 'Edit endpoint' }).click();
@@ -123,7 +131,8 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     await edit.waitFor({ state: 'detached' });
     await page.getByLabel('Subscribed events').getByText('refund.completed').waitFor();
     const edited = await account.owner.get(`/api/portal/webhooks/${id}`);
-    expect(edited.body.data).toMatchObject({ events: ['payment.success', 'refund.completed'], webhook_version: 'v1' });
+    expect(edited.body.data).toMatchObject({ url: movedUrl, events: ['payment.success', 'refund.completed'], webhook_version: 'v1' });
+    await page.getByText(movedUrl).first().waitFor();
 
     // Rotate the secret: a new one, shown once; the previous one keeps signing for a while.
     await page.getByRole('button', { name: 'Rotate secret' }).click();
@@ -226,4 +235,43 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     expect([otherRetry.status, otherRetry.body.code]).toEqual([404, 'webhook_log_not_found']);
     expect((await other.owner.get('/api/portal/webhooks')).body.data).toEqual([]);
   });
+
+  it('lists failed deliveries on the dashboard, each linked to its endpoint’s delivery log where it is retried; a viewer sees them without retry', async () => {
+    const account = await portal.provision();
+    const id = await endpointVia(account.owner);
+    receiver.respond = () => 503;
+    const failed = await account.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } });
+    expect(failed.body.data).toMatchObject({ success: false, status_code: 503 });
+    receiver.respond = () => 200;
+
+    const page = await newPage();
+    await signInTo(page, portal.portalUrl, '#/dashboard', account.ownerEmail, 'Dashboard');
+    const card = page.getByRole('table', { name: 'Failed webhook deliveries' });
+    const row = card.locator(`tr[data-log-id="${failed.body.data.log_id as string}"]`);
+    await row.getByText('webhook.test').waitFor();
+    await row.getByText('HTTP 503').waitFor();
+    await row.getByText('http_status').waitFor();
+    await checkPage(page, 'dashboard-failed-deliveries');
+
+    await row.getByRole('link', { name: receiverUrl }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    expect(page.url()).toContain(`#/webhooks/${id}`);
+    const failedRow = page.getByRole('table', { name: 'Delivery logs' }).locator(`tr[data-log-id="${failed.body.data.log_id as string}"]`);
+    await failedRow.getByRole('button', { name: /^Retry/ }).click();
+    await page.getByText('Retry delivered').first().waitFor();
+
+    // A viewer sees the card (the failed attempt stays in the log), and no retry on the endpoint's page.
+    const viewer = await account.addMember('viewer');
+    const viewerPage = await newPage();
+    await signInTo(viewerPage, portal.portalUrl, '#/dashboard', viewer.email, 'Dashboard');
+    await viewerPage.getByRole('table', { name: 'Failed webhook deliveries' }).getByRole('link', { name: receiverUrl }).click();
+    await viewerPage.getByRole('table', { name: 'Delivery logs' }).getByText('Failed', { exact: true }).waitFor();
+    expect(await viewerPage.getByRole('button', { name: /^Retry/ }).count()).toBe(0);
+
+    // An account without failures says so.
+    const other = await portal.provision();
+    const otherPage = await newPage();
+    await signInTo(otherPage, portal.portalUrl, '#/dashboard', other.ownerEmail, 'Dashboard');
+    await otherPage.getByText('No failed test deliveries').waitFor();
+  }, 180_000);
 });

@@ -16,6 +16,7 @@ import { SubscriptionBillingModule } from './jobs/subscription-billing/subscript
 import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
 import { JobQueueModule } from './jobs/job-queue/job-queue.module';
 import { TestClockRulesModule } from './jobs/test-clocks/test-clock-rules.module';
+import { ExportsJobsModule } from './jobs/exports/exports-jobs.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -54,6 +55,7 @@ export class SchedulerModule {
         InvoiceOverdueModule,
         SettlementsJobsModule,
         TestClockRulesModule,
+        ExportsJobsModule,
         JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

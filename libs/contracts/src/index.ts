@@ -17,6 +17,8 @@ export * from './payment-intents';
 export * from './virtual-accounts';
 export * from './subscriptions';
 export * from './invoices';
+export * from './analytics';
+export * from './exports';
 export * from './portal';
 export * from './health';
 export * from './sandbox';

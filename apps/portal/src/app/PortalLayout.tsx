@@ -1,10 +1,12 @@
 import { Anchor, AppShell, Burger, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation, useMatches } from 'react-router';
+import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useMatches } from 'react-router';
 import { API_DOCS_URL, PRODUCT_NAME } from '../shared/links';
+import { platformRoleAllows } from '../features/admin/role-matrix';
+import { useMe } from '../features/auth';
 import { AccountMenu } from './AccountMenu';
-import { PAGE_LINKS, RESOURCE_LINKS } from './navigation';
+import { ACCOUNTLESS_PATHS, ADMIN_LINKS, PAGE_LINKS, RESOURCE_LINKS } from './navigation';
 import type { RouteHandle } from './router';
 
 const MAIN_ID = 'main-content';
@@ -17,6 +19,13 @@ export function PortalLayout() {
   const title = matches.map((match) => (match.handle as RouteHandle | undefined)?.title).findLast(Boolean);
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(location.pathname);
+  const me = useMe();
+  // Platform staff may have no developer account: they see the admin console and the pages that need none.
+  const platformRole = me.data?.platform_role ?? null;
+  const staffOnly = Boolean(me.data && !me.data.account && platformRole);
+  const pageLinks = staffOnly ? PAGE_LINKS.filter((link) => ACCOUNTLESS_PATHS.includes(link.to)) : PAGE_LINKS;
+  const adminLinks = ADMIN_LINKS.filter((link) => platformRoleAllows(platformRole, link.permission));
+  const accountPage = !location.pathname.startsWith('/admin') && !ACCOUNTLESS_PATHS.includes(location.pathname);
 
   useEffect(() => {
     if (title) document.title = `${title} · ${PRODUCT_NAME}`;
@@ -51,9 +60,19 @@ export function PortalLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Portal">
-        {PAGE_LINKS.map((link) => (
+        {pageLinks.map((link) => (
           <NavLink key={link.to} component={RouterNavLink} to={link.to} label={link.label} />
         ))}
+        {adminLinks.length > 0 && (
+          <>
+            <Text size="xs" c="dimmed" mt="md" px="sm" tt="uppercase" fw={600}>
+              Admin
+            </Text>
+            {adminLinks.map((link) => (
+              <NavLink key={link.to} component={RouterNavLink} to={link.to} label={link.label} />
+            ))}
+          </>
+        )}
         <Text size="xs" c="dimmed" mt="md" px="sm" tt="uppercase" fw={600}>
           Resources
         </Text>
@@ -62,7 +81,7 @@ export function PortalLayout() {
         ))}
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_ID} ref={mainRef} tabIndex={-1}>
-        <Outlet />
+        {staffOnly && accountPage ? <Navigate to="/admin" replace /> : <Outlet />}
       </AppShell.Main>
       <AppShell.Footer px="md">
         <Text size="xs" c="dimmed" lh="44px">

@@ -1,4 +1,5 @@
 import { createHashRouter, Navigate } from 'react-router';
+import { ADMIN_ROUTES } from '../features/admin/routes';
 import { RequireSession, SignInPage } from '../features/auth';
 import { NotFoundPage } from './NotFoundPage';
 import { PortalLayout } from './PortalLayout';
@@ -101,6 +102,22 @@ export function createPortalRouter() {
               lazy: async () => ({ Component: (await import('../features/webhooks')).WebhookDetailPage }),
             },
             {
+              path: '/analytics',
+              handle: { title: 'Analytics' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/analytics')).AnalyticsPage }),
+            },
+            {
+              // Export e-mails link here (`#/reports`).
+              path: '/reports',
+              handle: { title: 'Reports' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/reports')).ReportsPage }),
+            },
+            {
+              path: '/audit',
+              handle: { title: 'Audit log' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/audit')).AuditLogPage }),
+            },
+            {
               path: '/team',
               handle: { title: 'Team' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/team')).TeamPage }),
@@ -115,6 +132,8 @@ export function createPortalRouter() {
               handle: { title: 'Settings' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/settings')).SettingsPage }),
             },
+            // The admin console (platform staff), /admin/…: features/admin/routes.tsx.
+            ...ADMIN_ROUTES,
           ],
         },
         { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, element: <NotFoundPage /> },

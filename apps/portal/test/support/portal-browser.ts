@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../api-e2e/src/support/chromium';
 import type * as Vite from 'vite';
-import { PORTAL_PASSWORD, type PortalAccount, type RealGatewayOptions, startRealGateway, type TestGateway } from './real-gateway';
+import { PORTAL_PASSWORD, type PortalAccount, type RealGatewayOptions, type SimulatorAccess, startRealGateway, type TestGateway } from './real-gateway';
 
 const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
 
@@ -19,6 +19,8 @@ export interface PortalInBrowser {
   provision: (options?: { identityVerified?: boolean }) => Promise<PortalAccount>;
   browser: Browser;
   portalUrl: string;
+  /** With `providerSimulator: true`. */
+  simulator?: SimulatorAccess;
   close: () => Promise<void>;
 }
 
@@ -27,7 +29,7 @@ export interface PortalInBrowser {
  * database, `vite build` → `vite preview` proxying /api to it, and Debian's Chromium (never downloaded).
  */
 export async function startPortalInBrowser(tag: string, options: RealGatewayOptions = {}): Promise<PortalInBrowser> {
-  const { gateway, provision } = await startRealGateway(options);
+  const { gateway, provision, simulator } = await startRealGateway(options);
   const outDir = mkdtempSync(join(tmpdir(), `gateway-portal-${tag}-`));
   const vite = loadVite();
   await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });
@@ -46,7 +48,7 @@ export async function startPortalInBrowser(tag: string, options: RealGatewayOpti
     await gateway.close();
     rmSync(outDir, { recursive: true, force: true });
   };
-  return { gateway, provision, browser, portalUrl, close };
+  return { gateway, provision, browser, portalUrl, simulator, close };
 }
 
 /** Opens `hash` (e.g. `#/team`), signs in on the page it redirects to, and waits for the page's heading. */

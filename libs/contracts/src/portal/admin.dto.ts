@@ -1,4 +1,5 @@
 import { IsEmail, IsNumber, IsString, MaxLength, Min, MinLength } from 'class-validator';
+import type { FeeOverrideChangeResponse } from './admin-developers.dto';
 import type { InvitationResponse } from './team.dto';
 
 export class ProvisionDeveloperRequest {
@@ -33,8 +34,15 @@ export class AdminDeveloperResponse {
   name: string;
   email_verified: boolean;
   identity_verified: boolean;
+  email_verified_at: string | null;
+  identity_verified_at: string | null;
+  status: 'active' | 'suspended';
+  suspended_at: string | null;
+  suspension_reason: string | null;
   created_at: string;
   fee_overrides: FeeOverrideResponse[];
+  /** Every change of the fee overrides, newest first (also at GET …/fees/history). */
+  fee_override_history: FeeOverrideChangeResponse[];
 }
 
 export class ProvisionedDeveloperResponse {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@gateway/domain/audit';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -9,7 +10,7 @@ import { IpAllowlistService } from './ip-allowlist.service';
 import { KeyAuthenticator } from './key-authenticator';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKeyEntity, IpAllowlistEntryEntity])],
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity, IpAllowlistEntryEntity]), AuditModule],
   providers: [ApiKeysRepository, IpAllowlistRepository, ApiKeysService, IpAllowlistService, KeyAuthenticator],
   exports: [ApiKeysService, IpAllowlistService, KeyAuthenticator],
 })

@@ -18,6 +18,8 @@ export interface KeyAccessRecord {
   expiresAt: Date | null;
   emailVerified: boolean;
   identityVerified: boolean;
+  /** The account is suspended: every one of its keys is refused. */
+  accountSuspended: boolean;
   /** The developer-wide entries plus this key's own, as `address/bits` text. */
   allowlist: string[];
 }
@@ -38,6 +40,7 @@ interface KeyAccessRow {
   expires_at: Date | null;
   email_verified: boolean;
   identity_verified: boolean;
+  account_suspended: boolean;
   allowlist: string[];
 }
 
@@ -45,6 +48,7 @@ interface KeyAccessRow {
 const KEY_ACCESS_SQL = `SELECT k.id, k.developer_id, k.mode, k.kind, k.scopes, k.expires_at,
               d.email_verified_at IS NOT NULL AS email_verified,
               d.identity_verified_at IS NOT NULL AS identity_verified,
+              d.suspended_at IS NOT NULL AS account_suspended,
               COALESCE(ARRAY(SELECT host(a.cidr) || '/' || masklen(a.cidr) FROM ip_allowlist_entries a
                              WHERE a.developer_id = k.developer_id AND (a.api_key_id IS NULL OR a.api_key_id = k.id)), '{}') AS allowlist
          FROM api_keys k JOIN developers d ON d.id = k.developer_id
@@ -124,6 +128,7 @@ export class ApiKeysRepository {
           expiresAt: row.expires_at,
           emailVerified: row.email_verified,
           identityVerified: row.identity_verified,
+          accountSuspended: row.account_suspended,
           allowlist: row.allowlist,
         }
       : null;

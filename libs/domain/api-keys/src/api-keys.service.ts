@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ApiKeyKind, isScope, type Mode, type Scope } from '@gateway/contracts';
+import { type AuditActor, AuditService, SYSTEM_ACTOR } from '@gateway/domain/audit';
 import { Clock, type DeveloperContext, DomainError, notifyAccessChanged, randomToken, sha256Hex } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ApiKeyEntity } from './api-key.entity';
@@ -31,10 +32,14 @@ export class ApiKeysService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly authenticator: KeyAuthenticator,
+    private readonly audit: AuditService,
   ) {}
 
-  /** @throws validation_error for an unknown scope */
-  async issue(input: NewApiKey): Promise<IssuedApiKey> {
+  /**
+   * Issues a key and records `api_key.created` with it (as the system when no one is named: fixtures and benchmarks).
+   * @throws validation_error for an unknown scope
+   */
+  async issue(input: NewApiKey, actor: AuditActor = SYSTEM_ACTOR): Promise<IssuedApiKey> {
     const scopes = [...new Set(input.scopes ?? [])];
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length) {
@@ -42,28 +47,37 @@ export class ApiKeysService {
     }
     const prefix = `${input.kind === 'secret' ? 'sk' : 'pk'}_${input.mode}_`;
     const secret = `${prefix}${randomToken(24)}`;
-    const key = await this.keys.insert({
-      developerId: input.developerId,
-      mode: input.mode,
-      kind: input.kind,
-      keyHash: sha256Hex(secret),
-      keyHint: `${prefix}…${secret.slice(-4)}`,
-      name: input.name ?? null,
-      scopes: scopes as Scope[],
-      expiresAt: input.expiresAt ?? null,
+    const key = await this.dataSource.transaction(async (m) => {
+      const inserted = await this.keys.insert(
+        {
+          developerId: input.developerId,
+          mode: input.mode,
+          kind: input.kind,
+          keyHash: sha256Hex(secret),
+          keyHint: `${prefix}…${secret.slice(-4)}`,
+          name: input.name ?? null,
+          scopes: scopes as Scope[],
+          expiresAt: input.expiresAt ?? null,
+        },
+        m,
+      );
+      await this.audit.record(m, { actor, action: 'api_key.created', developerId: inserted.developerId, target: keyTarget(inserted), after: keyState(inserted) });
+      return inserted;
     });
     return { secret, key };
   }
 
-  /** @throws api_key_not_found (also for another developer's key) */
-  async revoke(developerId: string, keyId: string): Promise<ApiKeyEntity> {
+  /** Idempotent: revoking a revoked key records nothing. @throws api_key_not_found (also for another developer's key) */
+  async revoke(developerId: string, keyId: string, actor: AuditActor = SYSTEM_ACTOR): Promise<ApiKeyEntity> {
     const key = await this.keys.findOfDeveloper(developerId, keyId);
     if (!key) throw new DomainError('api_key_not_found', 'No such API key.');
     if (!key.revokedAt) {
+      const before = keyState(key);
       key.revokedAt = this.clock.now();
       await this.dataSource.transaction(async (m) => {
         await this.keys.save(m, key);
         await notifyAccessChanged(m, `key:${key.id}`);
+        await this.audit.record(m, { actor, action: 'api_key.revoked', developerId, target: keyTarget(key), before, after: keyState(key) });
       });
       this.authenticator.invalidate();
     }
@@ -115,9 +129,10 @@ export class ApiKeysService {
    * deployment can switch keys without downtime.
    * @throws api_key_not_found, invalid_state (revoked or expired key)
    */
-  async rotate(ctx: DeveloperContext, keyId: string, overlapMs = 0): Promise<IssuedApiKey & { previous: ApiKeyEntity }> {
+  async rotate(ctx: DeveloperContext, keyId: string, overlapMs = 0, actor: AuditActor = SYSTEM_ACTOR): Promise<IssuedApiKey & { previous: ApiKeyEntity }> {
     return this.dataSource.transaction(async (m) => {
       const previous = await this.lockUsable(m, ctx, keyId);
+      const before = keyState(previous);
       const now = this.clock.now();
       const prefix = `${previous.kind === 'secret' ? 'sk' : 'pk'}_${previous.mode}_`;
       const secret = `${prefix}${randomToken(24)}`;
@@ -144,6 +159,14 @@ export class ApiKeysService {
       // The successor is bound to the same addresses: rotating must never widen where a key works.
       await this.allowlist.copyToKey(m, previous.id, key.id, now);
       await notifyAccessChanged(m, `key:${previous.id}`);
+      await this.audit.record(m, {
+        actor,
+        action: 'api_key.rotated',
+        developerId: previous.developerId,
+        target: keyTarget(previous),
+        before,
+        after: { ...keyState(previous), successor_id: key.id, successor_hint: key.keyHint },
+      });
       return { secret, key, previous };
     }).finally(() => this.authenticator.invalidate());
   }
@@ -156,6 +179,23 @@ export class ApiKeysService {
     }
     return key;
   }
+}
+
+function keyTarget(key: ApiKeyEntity): { type: string; id: string } {
+  return { type: 'api_key', id: key.id };
+}
+
+/** What the audit log keeps of a key: its hint, never the secret or its hash. */
+function keyState(key: ApiKeyEntity): Record<string, unknown> {
+  return {
+    hint: key.keyHint,
+    mode: key.mode,
+    kind: key.kind,
+    name: key.name,
+    scopes: key.scopes,
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

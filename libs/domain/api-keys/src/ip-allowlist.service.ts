@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type AuditActor, AuditService, SYSTEM_ACTOR } from '@gateway/domain/audit';
 import { Clock, DomainError, notifyAccessChanged } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -23,6 +24,7 @@ export class IpAllowlistService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly authenticator: KeyAuthenticator,
+    private readonly audit: AuditService,
   ) {}
 
   async list(developerId: string): Promise<IpAllowlistEntry[]> {
@@ -30,7 +32,7 @@ export class IpAllowlistService {
   }
 
   /** @throws validation_error (not an IP or CIDR), api_key_not_found, conflict (already listed) */
-  async add(developerId: string, cidr: string, keyId?: string, label?: string): Promise<IpAllowlistEntry> {
+  async add(developerId: string, cidr: string, keyId?: string, label?: string, actor: AuditActor = SYSTEM_ACTOR): Promise<IpAllowlistEntry> {
     const rule = parseRule(cidr);
     if (!rule) throw new DomainError('validation_error', 'The request is invalid.', { cidr: ['must be an IPv4 or IPv6 address or CIDR range'] });
     if (keyId && !(await this.keys.existsOfDeveloper(developerId, keyId))) {
@@ -41,17 +43,25 @@ export class IpAllowlistService {
       if (!id) throw new DomainError('conflict', 'That address range is already on the allowlist.');
       await notifyAccessChanged(m, `allowlist:${developerId}`);
       this.authenticator.invalidate();
-      return this.entries.findByIdOrFail(m, id);
+      const entry = await this.entries.findByIdOrFail(m, id);
+      await this.audit.record(m, { actor, action: 'ip_allowlist.changed', developerId, target: { type: 'ip_allowlist_entry', id }, before: null, after: entryState(entry) });
+      return entry;
     });
   }
 
   /** @throws not_found for an entry that is not the developer's */
-  async remove(developerId: string, id: string): Promise<void> {
+  async remove(developerId: string, id: string, actor: AuditActor = SYSTEM_ACTOR): Promise<void> {
+    const entry = (await this.entries.listOfDeveloper(developerId)).find((e) => e.id === id);
     await this.dataSource.transaction(async (m) => {
       const deleted = /^[0-9a-f-]{36}$/i.test(id) && (await this.entries.delete(m, developerId, id));
       if (!deleted) throw new DomainError('not_found', 'No such allowlist entry.');
       await notifyAccessChanged(m, `allowlist:${developerId}`);
+      await this.audit.record(m, { actor, action: 'ip_allowlist.changed', developerId, target: { type: 'ip_allowlist_entry', id }, before: entry ? entryState(entry) : null, after: null });
     });
     this.authenticator.invalidate();
   }
+}
+
+function entryState(entry: IpAllowlistEntry): Record<string, unknown> {
+  return { cidr: entry.cidr, api_key_id: entry.apiKeyId, label: entry.label };
 }

@@ -9,6 +9,9 @@ export interface CustomerListFilter {
   limit: number;
   cursor?: string;
   email?: string;
+  /** Exports: created in [from, to). */
+  from?: Date;
+  to?: Date;
 }
 
 /** The columns of a new customer besides its tenant; the database draws its id. */
@@ -65,6 +68,17 @@ export class CustomersRepository {
     const page = newestFirst.page(filter);
     const query = this.customers.createQueryBuilder('c').where('c.developer_id = :developerId AND c.mode = :mode', ctx);
     if (filter.email) query.andWhere('lower(c.email) = lower(:email)', { email: filter.email });
+    if (filter.from) query.andWhere('c.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('c.created_at < :to', { to: filter.to });
     return page.toPage(await page.applyTo(query, 'c').getMany(), (c) => c);
+  }
+
+  /** How many customers the list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date }): Promise<number> {
+    return this.customers
+      .createQueryBuilder('c')
+      .where('c.developer_id = :developerId AND c.mode = :mode', ctx)
+      .andWhere('c.created_at >= :from AND c.created_at < :to', range)
+      .getCount();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventsService } from '@gateway/domain/webhooks';
-import { Clock, type DeveloperContext, DomainError, inTransaction, type Page } from '@gateway/platform';
+import type { CustomerResponse } from '@gateway/contracts';
+import { allPages, Clock, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CustomerEntity } from './customer.entity';
@@ -70,6 +71,16 @@ export class CustomersService {
   /** Newest first, keyset-paginated. @throws validation_error for a cursor this API did not issue */
   list(ctx: DeveloperContext, filter: CustomerListFilter): Promise<Page<CustomerEntity>> {
     return this.customers.list(ctx, filter);
+  }
+
+  /** Exports (docs/exports.md): the customers created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date }): AsyncGenerator<CustomerResponse> {
+    return allPages((cursor) => this.customers.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), toCustomerResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date }): Promise<number> {
+    return this.customers.countCreated(ctx, range);
   }
 
   /** A new customer's row: a fresh public reference, the e-mail trimmed. */

@@ -28,6 +28,13 @@ export class DeveloperEntity {
   @Column('text', { name: 'settlement_account_name', nullable: true })
   settlementAccountName: string | null;
 
+  /** Set while the account is suspended: its keys and its members' portal account routes are refused. */
+  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  suspendedAt: Date | null;
+
+  @Column('text', { name: 'suspension_reason', nullable: true })
+  suspensionReason: string | null;
+
   @Column('text', { name: 'auto_settlement_frequency', default: 'manual' })
   autoSettlementFrequency: SettlementFrequency;
 

@@ -10,6 +10,9 @@ export interface DisputeListFilter {
   limit: number;
   cursor?: string;
   status?: DisputeStatus;
+  /** Exports: created in [from, to). */
+  from?: Date;
+  to?: Date;
 }
 
 /** Dispute rows. Tenant reads take a DeveloperContext; the provider's callbacks and the scan know a mode or an id only. */
@@ -33,7 +36,17 @@ export class DisputesRepository {
     const page = newestFirst.page(filter);
     const query = this.disputes.createQueryBuilder('d').where('d.developer_id = :developerId AND d.mode = :mode', ctx);
     if (filter.status) query.andWhere('d.status = :status', { status: filter.status });
+    if (filter.from) query.andWhere('d.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('d.created_at < :to', { to: filter.to });
     return page.toPage(await page.applyTo(query, 'd').getMany(), (d) => d);
+  }
+
+  /** How many disputes the list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date; status?: DisputeStatus }): Promise<number> {
+    const query = this.disputes.createQueryBuilder('d').where('d.developer_id = :developerId AND d.mode = :mode', ctx);
+    query.andWhere('d.created_at >= :from AND d.created_at < :to', range);
+    if (range.status) query.andWhere('d.status = :status', { status: range.status });
+    return query.getCount();
   }
 
   /** Open disputes whose evidence deadline is before `now`, oldest deadline first (optionally one tenant's: the sandbox). */

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { SandboxDisputeOutcome } from '@gateway/contracts';
+import type { DisputeResponse, DisputeStatus, SandboxDisputeOutcome } from '@gateway/contracts';
 import { PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { type DisputeEvidenceInput, PaymentProvider } from '@gateway/provider';
-import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, requireTestMode } from '@gateway/platform';
+import { allPages, assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE, requireTestMode } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { DisputeEntity, DisputeEvidence } from './dispute.entity';
 import { DISPUTE_TRANSITIONS } from './dispute-status';
+import { toDisputeResponse } from './dispute.mapper';
 import { DisputeOutcomesService } from './dispute-outcomes.service';
 import { type DisputeListFilter, DisputesRepository } from './disputes.repository';
 
@@ -39,6 +40,16 @@ export class DisputesService {
   /** @throws validation_error (a cursor this list did not issue) */
   list(ctx: DeveloperContext, filter: DisputeListFilter): Promise<Page<DisputeEntity>> {
     return this.repository.list(ctx, filter);
+  }
+
+  /** Exports (docs/exports.md): the disputes created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; status?: DisputeStatus }): AsyncGenerator<DisputeResponse> {
+    return allPages((cursor) => this.repository.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), toDisputeResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; status?: DisputeStatus }): Promise<number> {
+    return this.repository.countCreated(ctx, range);
   }
 
   /**

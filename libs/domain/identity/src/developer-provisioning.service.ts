@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type AuditActor, AuditService } from '@gateway/domain/audit';
 import { type Developer, DevelopersService } from '@gateway/domain/developers';
 import { DomainError } from '@gateway/platform';
 import type { PortalTokenEntity } from './entities/portal-token.entity';
@@ -12,6 +13,7 @@ export class DeveloperProvisioningService {
     private readonly developers: DevelopersService,
     private readonly team: TeamService,
     private readonly users: UsersService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -19,11 +21,11 @@ export class DeveloperProvisioningService {
    * when accepting; accepting also verifies the account's e-mail).
    * @throws conflict (developer or portal user with that e-mail exists)
    */
-  async provision(input: { email: string; name: string }, adminUserId: string): Promise<{ developer: Developer; invitation: PortalTokenEntity }> {
+  async provision(input: { email: string; name: string }, adminUserId: string, actor: AuditActor): Promise<{ developer: Developer; invitation: PortalTokenEntity }> {
     if (await this.users.findByEmail(input.email)) {
       throw new DomainError('conflict', `${input.email.trim()} already has a portal account.`);
     }
-    const developer = await this.developers.create({ email: input.email, name: input.name });
+    const developer = await this.developers.create({ email: input.email, name: input.name }, this.audit.developerRecorder(actor));
     const invitation = await this.team.invite({ userId: adminUserId, accountRole: null }, developer.id, developer.email, 'owner');
     return { developer, invitation };
   }

@@ -1,5 +1,6 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@gateway/domain/audit';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { APP_CONFIG, type AppConfig, Encryptor, encryptorFromConfig } from '@gateway/platform';
 import { AccountRecoveryService } from './account-recovery.service';
@@ -53,7 +54,7 @@ const REPOSITORIES = [
 
 /** People of the portal: users, memberships and roles, sessions, TOTP, e-mailed links. */
 @Module({
-  imports: [TypeOrmModule.forFeature(IDENTITY_ENTITIES), DevelopersModule],
+  imports: [TypeOrmModule.forFeature(IDENTITY_ENTITIES), DevelopersModule, AuditModule],
   providers: [
     ...REPOSITORIES,
     ...SERVICES,

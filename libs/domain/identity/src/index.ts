@@ -19,7 +19,7 @@ export {
 } from './roles';
 export { csrfTokenForSession, SessionsService, type ResolvedSession, type SessionClient, type StartedSession } from './sessions.service';
 export { TeamService, type AcceptedInvitation, type Inviter, type TeamActor, type TeamMember } from './team.service';
-export { TOTP_MAX_FAILURES, TotpService, type TotpEnrolment } from './totp/totp.service';
+export { TOTP_MAX_FAILURES, TotpService, type TotpAuditActor, type TotpEnrolment } from './totp/totp.service';
 export { UsersService, type NewPlatformUser } from './users.service';
 export type { DevMailEntity as DevMail } from './entities/dev-mail.entity';
 export type { PortalTokenEntity as PortalToken, PortalTokenPurpose } from './entities/portal-token.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
-import { LessThanOrEqual, Repository } from 'typeorm';
+import { type EntityManager, LessThanOrEqual, Repository } from 'typeorm';
 import { PortalSessionEntity } from './entities/portal-session.entity';
 
 /** Portal sessions (table `portal_sessions`), found by the SHA-256 of the cookie value. */
@@ -10,8 +10,9 @@ export class SessionsRepository {
   constructor(@InjectRepository(PortalSessionEntity) private readonly sessions: Repository<PortalSessionEntity>) {}
 
   /** Inserts a session and returns it with its generated id. */
-  insert(session: Omit<PortalSessionEntity, 'id'>): Promise<PortalSessionEntity> {
-    return this.sessions.save(this.sessions.create(session));
+  insert(session: Omit<PortalSessionEntity, 'id'>, manager: EntityManager = this.sessions.manager): Promise<PortalSessionEntity> {
+    const sessions = manager.getRepository(PortalSessionEntity);
+    return sessions.save(sessions.create(session));
   }
 
   /** The session whose cookie value has this SHA-256, expired or not; null when none. */

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
-import { APP_CONFIG, type AppConfig, Clock, randomToken, sha256Hex } from '@gateway/platform';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AuditService } from '@gateway/domain/audit';
+import { APP_CONFIG, type AppConfig, Clock, inTransaction, randomToken, sha256Hex } from '@gateway/platform';
+import type { DataSource } from 'typeorm';
 import { createHmac } from 'node:crypto';
 import type { PortalSessionEntity, SessionStage } from './entities/portal-session.entity';
 import type { PortalActor } from './portal-actor';
@@ -42,21 +45,40 @@ export class SessionsService {
     private readonly users: UsersService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
   ) {}
 
+  /** Starts a session; a full (`active`) one is a sign-in, recorded in the audit log with it. */
   async start(userId: string, stage: SessionStage, client: SessionClient = {}): Promise<StartedSession> {
     const now = this.clock.now();
     const token = newSessionToken();
-    const session = await this.sessions.insert({
-      tokenHash: sha256Hex(token),
-      userId,
-      stage,
-      mode: 'test',
-      createdAt: now,
-      lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + this.lifetimeMs(stage)),
-      ip: client.ip ?? null,
-      userAgent: client.userAgent?.slice(0, 500) ?? null,
+    const actor = stage === 'active' ? await this.users.actor(userId) : null;
+    const session = await inTransaction(this.dataSource, async (m) => {
+      const started = await this.sessions.insert(
+        {
+          tokenHash: sha256Hex(token),
+          userId,
+          stage,
+          mode: 'test',
+          createdAt: now,
+          lastSeenAt: now,
+          expiresAt: new Date(now.getTime() + this.lifetimeMs(stage)),
+          ip: client.ip ?? null,
+          userAgent: client.userAgent?.slice(0, 500) ?? null,
+        },
+        m,
+      );
+      if (actor) {
+        await this.audit.record(m, {
+          actor: { type: 'user', id: userId, label: actor.email, ip: client.ip ?? null },
+          action: 'portal.sign_in',
+          developerId: actor.account?.developerId ?? null,
+          target: { type: 'user', id: userId },
+          after: { user_agent: client.userAgent?.slice(0, 200) ?? null },
+        });
+      }
+      return started;
     });
     return { token, session };
   }

@@ -13,6 +13,9 @@ export interface InvoiceListFilter {
   customerReference?: string;
   dueFrom?: string;
   dueTo?: string;
+  /** Exports: created in [from, to). */
+  from?: Date;
+  to?: Date;
 }
 
 /** The draft fields an update may replace. */
@@ -49,7 +52,17 @@ export class InvoicesRepository {
     if (filter.customerReference) query.andWhere('i.customer_reference = :customerReference', { customerReference: filter.customerReference });
     if (filter.dueFrom) query.andWhere('i.due_date >= :dueFrom', { dueFrom: filter.dueFrom });
     if (filter.dueTo) query.andWhere('i.due_date <= :dueTo', { dueTo: filter.dueTo });
+    if (filter.from) query.andWhere('i.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('i.created_at < :to', { to: filter.to });
     return page.toPage(await page.applyTo(query, 'i').getMany(), (i) => i);
+  }
+
+  /** How many invoices the list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date; status?: InvoiceStatus }): Promise<number> {
+    const query = this.invoices.createQueryBuilder('i').where('i.developer_id = :developerId AND i.mode = :mode', ctx);
+    query.andWhere('i.created_at >= :from AND i.created_at < :to', range);
+    if (range.status) query.andWhere('i.status = :status', { status: range.status });
+    return query.getCount();
   }
 
   async insert(invoice: InvoiceEntity): Promise<InvoiceEntity> {

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { InvoiceStatus } from '@gateway/contracts';
+import type { InvoiceResponse, InvoiceStatus } from '@gateway/contracts';
 import { CustomersService } from '@gateway/domain/customers';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider } from '@gateway/provider';
-import { APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, Amount } from '@gateway/platform';
+import { allPages, APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, Amount, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dueDateProblem, utcDate } from './invoice-dates';
 import type { InvoiceEntity } from './invoice.entity';
+import { toInvoiceResponse } from './invoice.mapper';
 import { type LineItemInput, priceLineItems } from './invoice-totals';
 import { type InvoiceDraftChanges, type InvoiceListFilter, InvoicesRepository } from './invoices.repository';
 
@@ -79,6 +80,17 @@ export class InvoicesService {
 
   list(ctx: DeveloperContext, filter: InvoiceListFilter): Promise<Page<InvoiceEntity>> {
     return this.repository.list(ctx, filter);
+  }
+
+  /** Exports (docs/exports.md): the invoices created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; status?: InvoiceStatus }): AsyncGenerator<InvoiceResponse> {
+    const base = this.config.api.publicBaseUrl;
+    return allPages((cursor) => this.repository.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), (invoice) => toInvoiceResponse(invoice, base));
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; status?: InvoiceStatus }): Promise<number> {
+    return this.repository.countCreated(ctx, range);
   }
 
   /**

@@ -219,6 +219,7 @@ export class LedgerRepository {
     if (filter.reference) conditions.push(`reference = ${param(filter.reference)}`);
     if (filter.from) conditions.push(`created_at >= ${param(filter.from)}`);
     if (filter.to) conditions.push(`created_at <= ${param(filter.to)}`);
+    if (filter.before) conditions.push(`created_at < ${param(filter.before)}`);
     const columns = 'id, seq, entry_type, amount, bucket, currency, reference, description, created_at';
     const currencies = filter.currency ? [filter.currency] : CURRENCIES;
     const perCurrency = currencies.map(
@@ -227,6 +228,16 @@ export class LedgerRepository {
     const rows: EntryRow[] = await manager.query(`SELECT * FROM (${perCurrency.join(' UNION ALL ')}) AS page ORDER BY ${keyset.orderBy} LIMIT ${keyset.limit}`, params);
     return page.toPage(rows, toEntryView, (r) => ({ seq: BigInt(r.seq) }));
   }
+}
+
+/** How many wallet entries the list shows for an export's range (rows_total). */
+export async function countWalletEntries(manager: EntityManager, ctx: DeveloperContext, range: { from: Date; to: Date; currency?: Currency }): Promise<number> {
+  const rows: Array<{ count: number }> = await manager.query(
+    `SELECT count(*)::int AS count FROM ledger_entries
+      WHERE developer_id = $1 AND mode = $2 AND account = 'wallet' AND created_at >= $3 AND created_at < $4 AND ($5::text IS NULL OR currency = $5)`,
+    [ctx.developerId, ctx.mode, range.from, range.to, range.currency ?? null],
+  );
+  return rows[0]?.count ?? 0;
 }
 
 function toEntryView(r: EntryRow): LedgerEntryView {

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, type Currency, type DeveloperContext, DomainError, type Page } from '@gateway/platform';
+import type { LedgerEntryResponse } from '@gateway/contracts';
+import { allPages, Clock, type Currency, type DeveloperContext, DomainError, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomInt } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { LedgerDuplicatePostingError } from './ledger.errors';
-import { LedgerRepository, WALLET_SLOT_COUNT } from './ledger.repository';
+import { toLedgerEntryResponse } from './ledger.mapper';
+import { countWalletEntries, LedgerRepository, WALLET_SLOT_COUNT } from './ledger.repository';
 import type { LedgerEntryFilter, LedgerEntryView, Posting, WalletBalance } from './ledger.types';
 import { checkPosting, onlyAddsToWallet, planSlotChanges, touchesWallet, walletDeltas } from './posting-plan';
 
@@ -78,6 +80,17 @@ export class LedgerService {
    */
   listEntries(ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {
     return this.repository.listWalletEntries(this.dataSource.manager, ctx, filter);
+  }
+
+  /** Exports (docs/exports.md): the wallet entries created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; currency?: Currency }): AsyncGenerator<LedgerEntryResponse> {
+    const filter = { from: range.from, before: range.to, currency: range.currency, limit: READ_THROUGH_PAGE_SIZE };
+    return allPages((cursor) => this.repository.listWalletEntries(this.dataSource.manager, ctx, { ...filter, cursor }), toLedgerEntryResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; currency?: Currency }): Promise<number> {
+    return countWalletEntries(this.dataSource.manager, ctx, range);
   }
 
   private async insertPosting(manager: EntityManager, ctx: DeveloperContext, posting: Posting, now: Date): Promise<string> {

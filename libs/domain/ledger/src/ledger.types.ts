@@ -78,4 +78,6 @@ export interface LedgerEntryFilter {
   from?: Date;
   /** Inclusive upper bound on created_at. */
   to?: Date;
+  /** Exclusive upper bound on created_at (exports' [from, to) ranges). */
+  before?: Date;
 }

@@ -3,6 +3,7 @@ export { PaymentsService, parseRequestCurrency, type CallbackPayment, type Captu
 export { PaymentConfirmationService } from './payment-confirmation.service';
 export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
 export { PaymentOutcomeHooks, type PaymentOutcomeListener } from './payment-outcome-hooks';
+export { PaymentPreviewService, toPaymentPreviewResponse, type PaymentPreview, type PaymentPreviewInput } from './payment-preview.service';
 export { PaymentRefundBalanceService, type RefundReservation } from './payment-refund-balance.service';
 export { PaymentsMaintenanceService } from './payments-maintenance.service';
 export { PaymentsSandboxService, type SandboxCheckoutOutcome } from './payments-sandbox.service';
@@ -11,4 +12,4 @@ export { toPaymentResponse, type PaymentView } from './payment.mapper';
 export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
 export { isProviderRefusal } from './provider-refusal';
 export { amountLimits, defaultPlatformFee } from './payment-config';
-export type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';
+export type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
+import { AnalyticsService } from '@gateway/domain/analytics';
 import { DevelopersService } from '@gateway/domain/developers';
 import { EventsService } from '@gateway/domain/webhooks';
 import { LedgerService, paymentSuccessLines } from '@gateway/domain/ledger';
@@ -32,6 +33,7 @@ export class PaymentConfirmationService {
     private readonly events: EventsService,
     private readonly developers: DevelopersService,
     private readonly hooks: PaymentOutcomeHooks,
+    private readonly analytics: AnalyticsService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -102,7 +104,7 @@ export class PaymentConfirmationService {
     return inTransaction(this.dataSource, async (manager) => {
       const saved = transaction.authorization ? await this.saveAuthorization(manager, ctx, payment, transaction) : null;
       const now = this.clock.now();
-      const updated = await this.repository.succeed(manager, payment.id, {
+      const succeeded = await this.repository.succeed(manager, payment.id, {
         platformFee: breakdown.platformFee,
         providerFee: breakdown.providerFee,
         netAmount: breakdown.net,
@@ -114,7 +116,8 @@ export class PaymentConfirmationService {
         providerTransactionId: transaction.providerId,
         updatedAt: now,
       });
-      if (!updated) return null; // another verify, callback or charge credited it first
+      if (!succeeded) return null; // another verify, callback or charge credited it first
+      const updated = succeeded.payment;
       await this.ledger.post(manager, ctx, {
         currency: payment.currency,
         sourceType: 'payment',
@@ -132,19 +135,33 @@ export class PaymentConfirmationService {
       const view: PaymentView = { payment: updated, authorization };
       await this.events.emit(manager, ctx, 'payment.success', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
       await this.hooks.succeeded(manager, ctx, view);
+      await this.analytics.recordPaymentOutcome(manager, {
+        ...ctx,
+        paymentId: payment.id,
+        currency: payment.currency,
+        outcome: 'succeeded',
+        at: updated.paidAt ?? now,
+        amount: payment.amount,
+        platformFee: breakdown.platformFee,
+        providerFee: breakdown.providerFee,
+        previous: succeeded.previous,
+      });
       return view;
     });
   }
 
   private async recordFailure(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
+      const now = this.clock.now();
       const moved = await this.repository.transition(manager, payment.id, 'fail', {
         gatewayResponse: transaction.gatewayResponse,
         channel: transaction.channel,
         providerTransactionId: transaction.providerId,
-        updatedAt: this.clock.now(),
+        updatedAt: now,
       });
       if (!moved) return;
+      // From pending or scheduled only (see PAYMENT_TRANSITIONS): no earlier outcome to move.
+      await this.analytics.recordPaymentOutcome(manager, { ...ctx, paymentId: payment.id, currency: payment.currency, outcome: 'failed', at: now });
       const view = (await this.repository.findView(ctx, payment.reference, manager)) as PaymentView;
       await this.events.emit(manager, ctx, 'payment.failed', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
       await this.hooks.failed(manager, ctx, view);

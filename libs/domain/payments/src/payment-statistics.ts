@@ -28,3 +28,21 @@ export interface DailyPaymentVolume {
   count: number;
   volume: Amount;
 }
+
+/** Successful payments paid in the UTC days [from, to] (both included), for the top-customers ranking. */
+export interface PaidPeriod {
+  from: string;
+  to: string;
+  currency?: Currency;
+}
+
+/** One of an account's best customers in a currency: its successful payments paid in the period. */
+export interface TopCustomer {
+  currency: Currency;
+  customerReference: string;
+  /** The e-mail of the customer's latest payment. */
+  email: string;
+  count: number;
+  /** Sum of the amounts (before fees and refunds), added up by PostgreSQL in `numeric`. */
+  volume: Amount;
+}

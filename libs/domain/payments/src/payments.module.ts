@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AnalyticsModule } from '@gateway/domain/analytics';
 import { CustomersModule } from '@gateway/domain/customers';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { EventsModule } from '@gateway/domain/webhooks';
@@ -13,6 +14,7 @@ import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentRefundBalanceService } from './payment-refund-balance.service';
 import { PaymentEntity } from './payment.entity';
 import { PaymentOutcomeHooks } from './payment-outcome-hooks';
+import { PaymentPreviewService } from './payment-preview.service';
 import { PaymentsMaintenanceService } from './payments-maintenance.service';
 import { PaymentsSandboxService } from './payments-sandbox.service';
 import { PaymentsRepository } from './payments.repository';
@@ -26,18 +28,19 @@ import { SavedCardsService } from './saved-cards.service';
  * payment only through the services exported here, inside their own transaction.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), CustomersModule, DevelopersModule, SubaccountsModule, TestClocksModule, LedgerModule, EventsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), AnalyticsModule, CustomersModule, DevelopersModule, SubaccountsModule, TestClocksModule, LedgerModule, EventsModule, ProviderModule],
   providers: [
     PaymentsRepository,
     PaymentsService,
     PaymentConfirmationService,
     PaymentChargesService,
     PaymentOutcomeHooks,
+    PaymentPreviewService,
     PaymentRefundBalanceService,
     PaymentsMaintenanceService,
     PaymentsSandboxService,
     SavedCardsService,
   ],
-  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentOutcomeHooks, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
+  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentOutcomeHooks, PaymentPreviewService, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
 })
 export class PaymentsModule {}

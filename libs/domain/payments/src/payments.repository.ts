@@ -6,7 +6,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentView } from './payment.mapper';
-import type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';
+import type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';
 import { PaymentEntity } from './payment.entity';
 import { PAYMENT_TRANSITIONS, type PaymentTransition } from './payment-status';
 import {
@@ -57,6 +57,22 @@ const SAVE_AUTHORIZATION_SQL = `WITH inserted AS (
   SELECT * FROM payment_authorizations WHERE developer_id = $1 AND mode = $2 AND provider_authorization_code = $6
   LIMIT 1`;
 
+/** The outcome a late success replaces, and when it was recorded (its updated_at). */
+export interface PreviousOutcome {
+  outcome: 'failed' | 'abandoned';
+  at: Date;
+}
+
+/** A payment the abandonment scan moved: whose, and the status it left (pending, or failed on an open checkout) and since when. */
+export interface AbandonedPayment {
+  id: string;
+  developerId: string;
+  mode: Mode;
+  currency: Currency;
+  previousStatus: PaymentStatus;
+  previousUpdatedAt: Date;
+}
+
 export interface PaymentListFilter {
   limit: number;
   cursor?: string;
@@ -65,6 +81,14 @@ export interface PaymentListFilter {
   customerId?: string;
   from?: Date;
   to?: Date;
+}
+
+/** What an export of payments covers: created in [from, to), optionally one status and one currency. */
+export interface PaymentExportRange {
+  from: Date;
+  to: Date;
+  status?: PaymentStatus;
+  currency?: Currency;
 }
 
 /** Payment rows, always scoped by developer and mode. */
@@ -105,9 +129,22 @@ export class PaymentsRepository {
 
   /**
    * The 'succeed' transition with its changes, returning the updated payment (null when another
-   * request moved it first), so the caller needs no second read.
+   * request moved it first), so the caller needs no second read, and the outcome the payment
+   * leaves: null from pending or scheduled (the usual case, one statement), else a late success
+   * after a decline or an abandonment, with when that outcome was recorded (its updated_at, read
+   * under the row lock so it is the one this move replaces).
    */
-  async succeed(manager: EntityManager, id: string, changes: PaymentSuccessChanges): Promise<PaymentEntity | null> {
+  async succeed(manager: EntityManager, id: string, changes: PaymentSuccessChanges): Promise<{ payment: PaymentEntity; previous: PreviousOutcome | null } | null> {
+    const fresh = await this.succeedFrom(manager, id, changes, ['pending', 'scheduled']);
+    if (fresh) return { payment: fresh, previous: null };
+    const [current] = (await manager.query(`SELECT status, updated_at FROM payments WHERE id = $1 FOR UPDATE`, [id])) as Array<{ status: PaymentStatus; updated_at: Date }>;
+    if (current?.status !== 'failed' && current?.status !== 'abandoned') return null;
+    const late = await this.succeedFrom(manager, id, changes, [current.status]);
+    return late && { payment: late, previous: { outcome: current.status, at: current.updated_at } };
+  }
+
+  private async succeedFrom(manager: EntityManager, id: string, changes: PaymentSuccessChanges, from: PaymentStatus[]): Promise<PaymentEntity | null> {
+    const allowed = fromStatesOf(PAYMENT_TRANSITIONS, 'succeed') as readonly PaymentStatus[];
     const [rows] = (await manager.query(SUCCEED_SQL, [
       id,
       changes.platformFee.toString(),
@@ -120,7 +157,7 @@ export class PaymentsRepository {
       changes.paidAt,
       changes.providerTransactionId,
       changes.updatedAt,
-      fromStatesOf(PAYMENT_TRANSITIONS, 'succeed'),
+      from.filter((status) => allowed.includes(status)),
     ])) as [PaymentRow[], number];
     return rows[0] ? paymentFromRow(rows[0]) : null;
   }
@@ -146,6 +183,15 @@ export class PaymentsRepository {
     const rows = await page.applyTo(query, 'p').getMany();
     const authorizations = await this.authorizationsById(rows.map((r) => r.authorizationId).filter((id): id is string => id !== null));
     return page.toPage(rows, (payment) => ({ payment, authorization: payment.authorizationId ? (authorizations.get(payment.authorizationId) ?? null) : null }));
+  }
+
+  /** How many payments the list shows for `range` (exports' rows_total; uses payments_listing). */
+  countCreated(ctx: DeveloperContext, range: PaymentExportRange): Promise<number> {
+    const query = this.payments.createQueryBuilder('p').where('p.developer_id = :developerId AND p.mode = :mode', ctx);
+    query.andWhere('p.created_at >= :from AND p.created_at < :to', range);
+    if (range.status) query.andWhere('p.status = :status', { status: range.status });
+    if (range.currency) query.andWhere('p.currency = :currency', { currency: range.currency });
+    return query.getCount();
   }
 
   /**
@@ -177,6 +223,35 @@ export class PaymentsRepository {
       [ctx.developerId, ctx.mode, period.from, period.to, period.currency ?? null],
     );
     return rows.map((r) => ({ day: r.day, currency: r.currency, count: r.count, volume: Amount.parse(r.volume) }));
+  }
+
+  /**
+   * Per currency, the `limit` customers with the largest successful volume paid in the UTC days
+   * [from, to], largest first (ties: more payments, then the reference). The ranking reads only
+   * payments_paid_by_tenant (developer_id, mode, paid_at) INCLUDE (currency, customer_id, amount)
+   * WHERE status = 'success'; the reference and e-mail are then looked up for the winners only
+   * (payments_customer_listing).
+   */
+  async topCustomers(ctx: DeveloperContext, period: PaidPeriod, limit: number): Promise<TopCustomer[]> {
+    const rows: Array<{ currency: Currency; customer_reference: string; email: string; count: string; volume: string }> = await this.manager.query(
+      `WITH ranked AS (
+         SELECT currency, customer_id, count(*) AS count, sum(amount) AS volume,
+                row_number() OVER (PARTITION BY currency ORDER BY sum(amount) DESC, count(*) DESC, customer_id) AS rank
+           FROM payments
+          WHERE developer_id = $1 AND mode = $2 AND status = 'success'
+            AND paid_at >= ($3::date)::timestamp AT TIME ZONE 'UTC' AND paid_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC'
+            AND ($5::text IS NULL OR currency = $5)
+          GROUP BY currency, customer_id)
+       SELECT r.currency, latest.customer_reference, latest.email, r.count::text AS count, r.volume::text AS volume
+         FROM ranked r
+         CROSS JOIN LATERAL (SELECT customer_reference, email FROM payments
+                              WHERE customer_id = r.customer_id AND developer_id = $1 AND mode = $2
+                              ORDER BY created_at DESC, id DESC LIMIT 1) latest
+        WHERE r.rank <= $6
+        ORDER BY r.currency, r.rank`,
+      [ctx.developerId, ctx.mode, period.from, period.to, period.currency ?? null, limit],
+    );
+    return rows.map((r) => ({ currency: r.currency, customerReference: r.customer_reference, email: r.email, count: Number(r.count), volume: Amount.parse(r.volume) }));
   }
 
   /**
@@ -262,20 +337,23 @@ export class PaymentsRepository {
 
   /**
    * Payments created before `before` and still unpaid — pending, or declined on a checkout the
-   * customer could still pay on — become abandoned; optionally one tenant only.
+   * customer could still pay on — become abandoned; optionally one tenant only. In the caller's
+   * transaction: the rows are locked in id order (concurrent scans never deadlock) and each is
+   * returned with the status it left and when that was recorded.
    */
-  async abandonUnpaid(before: Date, now: Date, ctx?: DeveloperContext): Promise<number> {
-    const query = this.payments
-      .createQueryBuilder()
-      .update(PaymentEntity)
-      .set({ status: targetOf(PAYMENT_TRANSITIONS, 'abandon'), updatedAt: now })
-      // A declined payment only while its checkout is still open (see checkoutIsOpen); a declined charge of a saved card is final.
-      .where("status IN (:...from) AND (status <> 'failed' OR provider_authorization_url IS NOT NULL) AND created_at < :before", {
-        from: fromStatesOf(PAYMENT_TRANSITIONS, 'abandon'),
-        before,
-      });
-    if (ctx) query.andWhere('developer_id = :developerId AND mode = :mode', ctx);
-    return (await query.execute()).affected ?? 0;
+  async abandonUnpaid(manager: EntityManager, before: Date, now: Date, ctx?: DeveloperContext): Promise<AbandonedPayment[]> {
+    const tenant = ctx ? 'AND developer_id = $5 AND mode = $6' : '';
+    // A declined payment only while its checkout is still open (see checkoutIsOpen); a declined charge of a saved card is final.
+    const [rows] = (await manager.query(
+      `WITH due AS (
+         SELECT id, status, updated_at FROM payments
+          WHERE status = ANY ($3::text[]) AND (status <> 'failed' OR provider_authorization_url IS NOT NULL) AND created_at < $1 ${tenant}
+          ORDER BY id FOR UPDATE)
+       UPDATE payments p SET status = $4, updated_at = $2 FROM due WHERE p.id = due.id
+       RETURNING p.id, p.developer_id, p.mode, p.currency, due.status AS previous_status, due.updated_at AS previous_updated_at`,
+      [before, now, fromStatesOf(PAYMENT_TRANSITIONS, 'abandon'), targetOf(PAYMENT_TRANSITIONS, 'abandon'), ...(ctx ? [ctx.developerId, ctx.mode] : [])],
+    )) as [Array<{ id: string; developer_id: string; mode: Mode; currency: Currency; previous_status: PaymentStatus; previous_updated_at: Date }>, number];
+    return rows.map((r) => ({ id: r.id, developerId: r.developer_id, mode: r.mode, currency: r.currency, previousStatus: r.previous_status, previousUpdatedAt: r.previous_updated_at }));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Mode, PaymentStatus } from '@gateway/contracts';
+import type { Mode, PaymentResponse, PaymentStatus } from '@gateway/contracts';
 import { CustomersService } from '@gateway/domain/customers';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { SubaccountsService } from '@gateway/domain/subaccounts';
@@ -7,6 +7,7 @@ import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider } from '@gateway/provider';
 import {
   Amount,
+  allPages,
   APP_CONFIG,
   type AppConfig,
   checkAmount,
@@ -18,16 +19,17 @@ import {
   InvalidShareError,
   isCurrency,
   type Page,
+  READ_THROUGH_PAGE_SIZE,
   parseShares,
 } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { amountLimits } from './payment-config';
-import type { PaymentView } from './payment.mapper';
+import { type PaymentView, toPaymentResponse } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
 import { checkoutIsOpen } from './payment-status';
-import type { DailyPaymentVolume, PaymentPeriod, PaymentSummary } from './payment-statistics';
-import { PaymentsRepository } from './payments.repository';
+import type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';
+import { type PaymentExportRange, PaymentsRepository } from './payments.repository';
 import { SavedCardsService } from './saved-cards.service';
 
 /** A payment as a provider callback needs it: whose it is, and what was paid. */
@@ -267,6 +269,19 @@ export class PaymentsService {
     });
   }
 
+  /**
+   * Exports (docs/exports.md): every payment created in [from, to) that the filters keep, exactly as
+   * the list returns them — same order (newest first), same wire form — read a page at a time.
+   */
+  exportRows(ctx: DeveloperContext, range: PaymentExportRange): AsyncGenerator<PaymentResponse> {
+    return allPages((cursor) => this.repository.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), (view) => toPaymentResponse(view, this.config.api.publicBaseUrl));
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: PaymentExportRange): Promise<number> {
+    return this.repository.countCreated(ctx, range);
+  }
+
   /** Per currency: successful count and exact sum, failed or abandoned count, of the payments created in the period. */
   summarize(ctx: DeveloperContext, period: PaymentPeriod): Promise<PaymentSummary[]> {
     return this.repository.summarize(ctx, period);
@@ -275,6 +290,14 @@ export class PaymentsService {
   /** Successful payments per UTC day and currency in the period (days without any are absent). */
   dailyVolume(ctx: DeveloperContext, period: PaymentPeriod): Promise<DailyPaymentVolume[]> {
     return this.repository.dailyVolume(ctx, period);
+  }
+
+  /**
+   * Per currency, the customers with the largest successful volume paid in the UTC days [from, to]
+   * (at most `limit` each, largest first): the analytics summary's top customers.
+   */
+  topCustomers(ctx: DeveloperContext, period: PaidPeriod, limit = 5): Promise<TopCustomer[]> {
+    return this.repository.topCustomers(ctx, period, limit);
   }
 
   /** "Now" for this tenant: a test-mode account's test clock may be ahead of real time (live: real time). */
@@ -389,7 +412,7 @@ function sameRequest(payment: PaymentEntity, fingerprint: string): PaymentEntity
 }
 
 /** @throws validation_error, split_shares_exceed_total */
-function parseSplits(splits: Array<{ subaccount: string; share: number }>): Array<{ subaccount: string; share: string }> {
+export function parseSplits(splits: Array<{ subaccount: string; share: number }>): Array<{ subaccount: string; share: string }> {
   const seen = new Set<string>();
   splits.forEach((split, i) => {
     if (seen.has(split.subaccount)) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AnalyticsModule } from '@gateway/domain/analytics';
 import { EventsModule } from '@gateway/domain/webhooks';
 import { LedgerModule } from '@gateway/domain/ledger';
 import { PaymentsModule } from '@gateway/domain/payments';
@@ -10,7 +11,7 @@ import { RefundsService } from './refunds.service';
 
 /** Refunds (table `refunds`): recorded against the wallet, paid back by the provider, settled once. */
 @Module({
-  imports: [TypeOrmModule.forFeature([RefundEntity]), PaymentsModule, LedgerModule, EventsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([RefundEntity]), PaymentsModule, LedgerModule, EventsModule, AnalyticsModule, ProviderModule],
   providers: [RefundsRepository, RefundsService],
   exports: [RefundsService],
 })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Mode } from '@gateway/contracts';
+import type { Mode, RefundStatus } from '@gateway/contracts';
 import { type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
 import { type EntityManager, IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { RefundEntity } from './refund.entity';
@@ -13,6 +13,10 @@ export interface RefundListFilter {
   limit: number;
   cursor?: string;
   paymentReference?: string;
+  /** Exports: only this status, and created in [from, to). */
+  status?: RefundStatus;
+  from?: Date;
+  to?: Date;
 }
 
 /** Refund rows. Tenant reads take a DeveloperContext; the provider's callbacks and the scans know a mode or an id only. */
@@ -45,7 +49,18 @@ export class RefundsRepository {
     const page = newestFirst.page(filter);
     const query = this.refunds.createQueryBuilder('r').where('r.developer_id = :developerId AND r.mode = :mode', ctx);
     if (filter.paymentReference) query.andWhere('r.payment_reference = :paymentReference', { paymentReference: filter.paymentReference });
+    if (filter.status) query.andWhere('r.status = :status', { status: filter.status });
+    if (filter.from) query.andWhere('r.created_at >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('r.created_at < :to', { to: filter.to });
     return page.toPage(await page.applyTo(query, 'r').getMany(), (r) => r);
+  }
+
+  /** How many refunds the list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date; status?: RefundStatus }): Promise<number> {
+    const query = this.refunds.createQueryBuilder('r').where('r.developer_id = :developerId AND r.mode = :mode', ctx);
+    query.andWhere('r.created_at >= :from AND r.created_at < :to', range);
+    if (range.status) query.andWhere('r.status = :status', { status: range.status });
+    return query.getCount();
   }
 
   /**

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Mode } from '@gateway/contracts';
+import type { Mode, RefundResponse, RefundStatus } from '@gateway/contracts';
+import { AnalyticsService } from '@gateway/domain/analytics';
 import { EventsService } from '@gateway/domain/webhooks';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { isProviderRefusal, PaymentRefundBalanceService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderRefund, type ProviderRefundNotice } from '@gateway/provider';
-import { Amount, Clock, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page } from '@gateway/platform';
+import { allPages, Amount, Clock, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { RefundEntity } from './refund.entity';
@@ -52,6 +53,7 @@ export class RefundsService {
     private readonly payments: PaymentRefundBalanceService,
     private readonly ledger: LedgerService,
     private readonly events: EventsService,
+    private readonly analytics: AnalyticsService,
     private readonly provider: PaymentProvider,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -83,6 +85,16 @@ export class RefundsService {
 
   list(ctx: DeveloperContext, filter: RefundListFilter): Promise<Page<RefundEntity>> {
     return this.repository.list(ctx, filter);
+  }
+
+  /** Exports (docs/exports.md): the refunds created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; status?: RefundStatus }): AsyncGenerator<RefundResponse> {
+    return allPages((cursor) => this.repository.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), toRefundResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; status?: RefundStatus }): Promise<number> {
+    return this.repository.countCreated(ctx, range);
   }
 
   /**
@@ -261,11 +273,13 @@ export class RefundsService {
     if (status === 'pending') return;
     const transition: RefundTransition = status === 'processed' ? 'process' : 'fail';
     await inTransaction(this.dataSource, async (manager) => {
-      if (!(await this.repository.settle(manager, refund.id, transition, this.clock.now()))) return; // already settled by a callback or another request
+      const now = this.clock.now();
+      if (!(await this.repository.settle(manager, refund.id, transition, now))) return; // already settled by a callback or another request
       const ctx = { developerId: refund.developerId, mode: refund.mode };
       if (transition === 'process') {
         const settled = await this.repository.findById(refund.id, manager);
         await this.events.emit(manager, ctx, 'refund.completed', { ...toRefundResponse(settled) });
+        await this.analytics.recordRefundProcessed(manager, ctx, { refundId: refund.id, currency: refund.currency, amount: refund.amount, processedAt: now });
         return;
       }
       await this.ledger.post(manager, ctx, {

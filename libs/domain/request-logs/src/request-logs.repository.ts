@@ -75,6 +75,17 @@ export class RequestLogsRepository {
     return this.dataSource.isInitialized;
   }
 
+  /** Requests logged since `since` (every account, both modes): how many, and how many answered 4xx and 5xx (request_logs_created_at_idx). */
+  async statusClassCounts(since: Date): Promise<{ total: number; clientErrors: number; serverErrors: number }> {
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status_code BETWEEN 400 AND 499)::int AS client_errors,
+              count(*) FILTER (WHERE status_code >= 500)::int AS server_errors
+         FROM request_logs WHERE created_at >= $1`,
+      [since],
+    )) as Array<{ total: number; client_errors: number; server_errors: number }>;
+    return { total: row.total, clientErrors: row.client_errors, serverErrors: row.server_errors };
+  }
+
   /**
    * Writes a batch with COPY: the cheapest way into PostgreSQL for both processes (no parameter
    * arrays to escape, no statement to plan), which matters because every API request is logged.

@@ -67,6 +67,11 @@ export class RequestLogsService {
     return page.toPage(rows, toView, (row) => ({ createdAt: row.cursor_at, id: row.id }));
   }
 
+  /** Platform staff: requests logged since `since` across every account, with the 4xx and 5xx among them (the admin overview's error rates). */
+  statusClassCounts(since: Date): Promise<{ total: number; clientErrors: number; serverErrors: number }> {
+    return this.repository.statusClassCounts(since);
+  }
+
   /**
    * Deletes every entry created before `cutoff`, in batches that each commit on their own, and
    * returns how many it deleted. Safe to run from two schedulers at once.

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '@gateway/domain/audit';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { LedgerModule } from '@gateway/domain/ledger';
 import { EventsModule } from '@gateway/domain/webhooks';
@@ -13,7 +14,7 @@ import { SettlementsService } from './settlements.service';
 
 /** Withdrawals to the account's bank (tables `settlements`, `settlement_decisions`): requested, approved by staff, paid by the provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([SettlementEntity, SettlementDecisionEntity]), DevelopersModule, LedgerModule, EventsModule, ProviderModule],
+  imports: [TypeOrmModule.forFeature([SettlementEntity, SettlementDecisionEntity]), DevelopersModule, LedgerModule, EventsModule, ProviderModule, AuditModule],
   providers: [SettlementsRepository, SettlementsService, SettlementPayoutsService, AutoSettlementsService],
   exports: [SettlementsService, SettlementPayoutsService, AutoSettlementsService],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { SettlementStatus } from '@gateway/contracts';
-import { type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
+import type { Mode, SettlementStatus } from '@gateway/contracts';
+import { Amount, type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
 import { type EntityManager, In, IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { SettlementDecisionEntity } from './settlement-decision.entity';
 import { SettlementEntity } from './settlement.entity';
@@ -54,6 +54,23 @@ export class SettlementsRepository {
     if (filter.from) query.andWhere('s.created_at >= :from', { from: filter.from });
     if (filter.to) query.andWhere('s.created_at < :to', { to: filter.to });
     return page.toPage(await page.applyTo(query, 's').getMany(), (s) => s);
+  }
+
+  /** How many settlements the tenant's list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date; status?: SettlementStatus; currency?: Currency }): Promise<number> {
+    const query = this.settlements.createQueryBuilder('s').where('s.developer_id = :developerId AND s.mode = :mode', ctx);
+    query.andWhere('s.created_at >= :from AND s.created_at < :to', range);
+    if (range.status) query.andWhere('s.status = :status', { status: range.status });
+    if (range.currency) query.andWhere('s.currency = :currency', { currency: range.currency });
+    return query.getCount();
+  }
+
+  /** Settlements waiting for approval, every account's: count and exact sum per mode and currency (settlements_queue (status, created_at)). */
+  async pendingApprovalTotals(): Promise<Array<{ mode: Mode; currency: Currency; count: number; amount: Amount }>> {
+    const rows: Array<{ mode: Mode; currency: Currency; count: number; amount: string }> = await this.settlements.manager.query(
+      `SELECT mode, currency, count(*)::int AS count, sum(amount)::text AS amount FROM settlements WHERE status = 'pending_approval' GROUP BY mode, currency ORDER BY mode, currency`,
+    );
+    return rows.map((r) => ({ mode: r.mode, currency: r.currency, count: r.count, amount: Amount.parse(r.amount) }));
   }
 
   /** @throws QueryFailedError — see isDuplicateAutoPeriod */

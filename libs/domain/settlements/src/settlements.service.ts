@@ -1,9 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type AuditActor, AuditService } from '@gateway/domain/audit';
 import { type Developer, DevelopersService } from '@gateway/domain/developers';
 import { LedgerService, releaseReserveLines, reserveLines } from '@gateway/domain/ledger';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
+import type { Mode, SettlementResponse, SettlementStatus } from '@gateway/contracts';
 import {
+  allPages,
   Amount,
   APP_CONFIG,
   type AppConfig,
@@ -14,11 +17,13 @@ import {
   DomainError,
   inTransaction,
   type Page,
+  READ_THROUGH_PAGE_SIZE,
 } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SettlementDecisionEntity } from './settlement-decision.entity';
 import type { SettlementEntity } from './settlement.entity';
+import { toSettlementResponse } from './settlement.mapper';
 import { SettlementPayoutsService } from './settlement-payouts.service';
 import { isDuplicateDecision, type SettlementListFilter, SettlementsRepository } from './settlements.repository';
 
@@ -26,6 +31,8 @@ import { isDuplicateDecision, type SettlementListFilter, SettlementsRepository }
 export interface SettlementActor {
   userId: string;
   ip: string | null;
+  /** How the audit log names them (a portal user, or an operator at the CLI); by default the user, unlabelled. */
+  audit?: AuditActor;
 }
 
 /** The settlement bank account is a naira account (a NUBAN): settlements are paid in NGN. */
@@ -65,6 +72,7 @@ export class SettlementsService {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -73,7 +81,7 @@ export class SettlementsService {
    * they were requested for.
    * @throws developer_not_found, capability_not_supported, validation_error (unknown bank, an account the bank does not know), gateway_timeout, provider_error
    */
-  async setAccount(developerId: string, input: { bankCode: string; accountNumber: string }): Promise<Developer> {
+  async setAccount(developerId: string, input: { bankCode: string; accountNumber: string }, actor: AuditActor): Promise<Developer> {
     this.provider.capabilities('live').require('transfers', 'NGN');
     if (!/^[0-9]{10}$/.test(input.accountNumber)) {
       throw new DomainError('validation_error', 'The account number is not valid.', { account_number: ['must be a 10-digit NUBAN'] });
@@ -82,7 +90,7 @@ export class SettlementsService {
     if (!bank) throw new DomainError('validation_error', 'The bank is not known.', { bank_code: ['is not an NGN bank listed by GET /banks'] });
     const resolved = await this.provider.resolveAccount('live', input);
     if (!resolved) throw new DomainError('validation_error', 'The bank account could not be resolved.', { account_number: [`is not an account at ${bank.name}`] });
-    const developer = await this.developers.setSettlementAccount(developerId, { ...input, accountName: resolved.accountName });
+    const developer = await this.developers.setSettlementAccount(developerId, { ...input, accountName: resolved.accountName }, this.audit.developerRecorder(actor));
     this.logger.log(`settlement account of developer ${developerId} set to bank ${input.bankCode}, account ending ${input.accountNumber.slice(-4)}`);
     return developer;
   }
@@ -172,6 +180,21 @@ export class SettlementsService {
     return this.repository.list(ctx, filter);
   }
 
+  /** Exports (docs/exports.md): the tenant's settlements created in [from, to), as its list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; status?: SettlementStatus; currency?: Currency }): AsyncGenerator<SettlementResponse> {
+    return allPages((cursor) => this.repository.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), toSettlementResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; status?: SettlementStatus; currency?: Currency }): Promise<number> {
+    return this.repository.countCreated(ctx, range);
+  }
+
+  /** Staff: settlements waiting for approval across every account, count and exact sum per mode and currency (the admin overview). */
+  pendingApprovalTotals(): Promise<Array<{ mode: Mode; currency: Currency; count: number; amount: Amount }>> {
+    return this.repository.pendingApprovalTotals();
+  }
+
   /** Staff: any account's settlement. @throws settlement_not_found */
   async getAny(reference: string): Promise<SettlementEntity> {
     const settlement = await this.repository.findAnyByReference(reference);
@@ -198,6 +221,7 @@ export class SettlementsService {
       }
       const now = this.clock.now();
       await this.decide(manager, decision(id, actor.userId, 'approve', actor.ip, null, now));
+      await this.recordDecision(manager, settlement, actor, 'settlement.approved', null);
       const approvals = (await this.repository.decisionsOf([id], manager)).filter((d) => d.decision === 'approve').length;
       if (approvals < settlement.approvalsRequired) return false;
       return this.repository.move(manager, id, 'approve', { approvedAt: now }, now);
@@ -216,6 +240,7 @@ export class SettlementsService {
       const settlement = await this.pendingLocked(manager, id);
       const now = this.clock.now();
       await this.decide(manager, decision(id, actor.userId, 'reject', actor.ip, reason, now));
+      await this.recordDecision(manager, settlement, actor, 'settlement.rejected', reason);
       await this.repository.move(manager, id, 'reject', { rejectionReason: reason, completedAt: now }, now);
       await this.ledger.post(manager, { developerId: settlement.developerId, mode: 'live' }, {
         currency: settlement.currency,
@@ -227,6 +252,18 @@ export class SettlementsService {
       });
     });
     return this.repository.findById(id);
+  }
+
+  /** One audit row per decision (an approval that is not yet the last one needed is recorded too). */
+  private async recordDecision(manager: EntityManager, settlement: SettlementEntity, actor: SettlementActor, action: string, reason: string | null): Promise<void> {
+    await this.audit.record(manager, {
+      actor: actor.audit ?? { type: 'user', id: actor.userId, label: null, ip: actor.ip },
+      action,
+      developerId: settlement.developerId,
+      target: { type: 'settlement', id: settlement.reference },
+      before: { status: settlement.status },
+      after: { decision: action === 'settlement.approved' ? 'approve' : 'reject', amount: settlement.amount.toString(), currency: settlement.currency, ...(reason ? { reason } : {}) },
+    });
   }
 
   private async pendingLocked(manager: EntityManager, id: string): Promise<SettlementEntity> {

@@ -62,6 +62,15 @@ export class TransfersRepository {
     return page.toPage(await page.applyTo(query, 't').getMany(), (t) => t);
   }
 
+  /** How many transfers the list shows for an export's range (rows_total). */
+  countCreated(ctx: DeveloperContext, range: { from: Date; to: Date; status?: TransferStatus; currency?: Currency }): Promise<number> {
+    const query = this.transfers.createQueryBuilder('t').where('t.developer_id = :developerId AND t.mode = :mode', ctx);
+    query.andWhere('t.created_at >= :from AND t.created_at < :to', range);
+    if (range.status) query.andWhere('t.status = :status', { status: range.status });
+    if (range.currency) query.andWhere('t.currency = :currency', { currency: range.currency });
+    return query.getCount();
+  }
+
   /** @throws QueryFailedError — see isDuplicateIdempotencyKey */
   insert(manager: EntityManager, transfer: TransferEntity): Promise<TransferEntity> {
     return manager.getRepository(TransferEntity).save(manager.getRepository(TransferEntity).create(transfer));

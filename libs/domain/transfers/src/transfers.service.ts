@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Mode, TransferSource } from '@gateway/contracts';
+import type { Mode, TransferResponse, TransferSource, TransferStatus } from '@gateway/contracts';
 import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, payoutReturnLines, releaseReserveLines, reserveLines, settleReservedLines } from '@gateway/domain/ledger';
 import { amountLimits, isProviderRefusal, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type DeveloperContext, DomainError, inTransaction, type Page } from '@gateway/platform';
+import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TransferEntity } from './transfer.entity';
@@ -98,6 +98,16 @@ export class TransfersService {
     const page = await this.repository.list(ctx, { ...filter, recipientId });
     const recipients = await this.recipients.byIds(page.items.map((t) => t.recipientId));
     return { ...page, items: page.items.map((transfer) => ({ transfer, recipient: recipients.get(transfer.recipientId) as TransferRecipientEntity })) };
+  }
+
+  /** Exports (docs/exports.md): the transfers created in [from, to), as the list returns them (same order, same wire form), a page at a time. */
+  exportRows(ctx: DeveloperContext, range: { from: Date; to: Date; status?: TransferStatus; currency?: Currency }): AsyncGenerator<TransferResponse> {
+    return allPages((cursor) => this.list(ctx, { ...range, limit: READ_THROUGH_PAGE_SIZE, cursor }), toTransferResponse);
+  }
+
+  /** How many rows exportRows yields (at the time of asking). */
+  exportCount(ctx: DeveloperContext, range: { from: Date; to: Date; status?: TransferStatus; currency?: Currency }): Promise<number> {
+    return this.repository.countCreated(ctx, range);
   }
 
   /**

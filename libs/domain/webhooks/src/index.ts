@@ -6,6 +6,7 @@ export { EventsService } from './events.service';
 export { WebhooksModule } from './webhooks.module';
 export { WebhooksService, type NewWebhook, type WebhookChanges, type EndpointWithSecret } from './webhooks.service';
 export { WebhookDispatcher } from './webhook-dispatcher.service';
+export { WebhookHealthService, FAILING_ENDPOINT_WINDOW_DAYS, type FailingEndpoint } from './webhook-health.service';
 export { WEBHOOK_DELIVERY_TASK } from './delivery-task';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } from './webhook.mapper';
 export { signPayload, signatureHeader, verifySignatureHeader } from './signature';

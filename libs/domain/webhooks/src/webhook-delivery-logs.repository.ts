@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type DeveloperContext, newestFirst, type Page } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
-import { WebhookDeliveryLogEntity } from './webhook.entities';
+import { WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 
 /** One row per attempt to send a delivery (automatic, manual or test); never changed once written. */
 @Injectable()
@@ -32,6 +32,20 @@ export class WebhookDeliveryLogsRepository {
   async listForEndpoint(ctx: DeveloperContext, endpointId: string, filter: { limit: number; cursor?: string }): Promise<Page<WebhookDeliveryLogEntity>> {
     const page = newestFirst.page(filter);
     const query = this.logs.createQueryBuilder('l').where('l.endpoint_id = :endpointId AND l.developer_id = :developerId AND l.mode = :mode', { endpointId, ...ctx });
+    return page.toPage(await page.applyTo(query, 'l').getMany(), (log) => log);
+  }
+
+  /**
+   * The account's failed attempts (any trigger) to its endpoints that still exist, newest first.
+   * @throws validation_error (a cursor this list did not issue)
+   */
+  async listFailedForAccount(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<WebhookDeliveryLogEntity>> {
+    const page = newestFirst.page(filter);
+    const query = this.logs
+      .createQueryBuilder('l')
+      // Through the endpoints, so the per-endpoint listing index serves the scan.
+      .innerJoin(WebhookEndpointEntity, 'e', 'e.id = l.endpoint_id AND e.developer_id = :developerId AND e.mode = :mode AND e.deleted_at IS NULL', ctx)
+      .where('l.developer_id = :developerId AND l.mode = :mode AND l.success = false', ctx);
     return page.toPage(await page.applyTo(query, 'l').getMany(), (log) => log);
   }
 }

@@ -8,6 +8,8 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookHealthRepository } from './webhook-health.repository';
+import { WebhookHealthService } from './webhook-health.service';
 import { WebhookResolver } from './webhook-resolver';
 import { WebhooksService } from './webhooks.service';
 
@@ -22,12 +24,14 @@ import { WebhooksService } from './webhooks.service';
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookDeliveryLogsRepository,
+    WebhookHealthService,
+    WebhookHealthRepository,
     {
       provide: Encryptor,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => encryptorFromConfig(config, (message) => new Logger('Encryption').warn(message)),
     },
   ],
-  exports: [WebhooksService, WebhookDispatcher, WebhookResolver],
+  exports: [WebhooksService, WebhookDispatcher, WebhookResolver, WebhookHealthService],
 })
 export class WebhooksModule {}

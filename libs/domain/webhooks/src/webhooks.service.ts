@@ -125,6 +125,23 @@ export class WebhooksService {
   }
 
   /**
+   * The account's recent failed attempts across its endpoints (not deleted ones), newest first, each
+   * with its endpoint: what the portal's dashboard points at, to retry from the endpoint's log.
+   * @throws validation_error (cursor)
+   */
+  async listFailedDeliveries(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<{ log: WebhookDeliveryLogEntity; endpoint: WebhookEndpointEntity }>> {
+    const page = await this.logs.listFailedForAccount(ctx, filter);
+    const endpointIds = [...new Set(page.items.map((log) => log.endpointId))];
+    const endpoints = new Map<string, WebhookEndpointEntity>();
+    for (const endpoint of await Promise.all(endpointIds.map((id) => this.endpoints.findById(ctx, id)))) if (endpoint) endpoints.set(endpoint.id, endpoint);
+    const items = page.items.flatMap((log) => {
+      const endpoint = endpoints.get(log.endpointId);
+      return endpoint ? [{ log, endpoint }] : [];
+    });
+    return { ...page, items };
+  }
+
+  /**
    * A new attempt of the logged delivery, same event id, now.
    * @throws webhook_log_not_found, conflict (an attempt of that delivery is in flight)
    */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { EncryptionKey } from '../crypto/encryption';
 import { CURRENCIES, type Currency } from '../money';
-import { configSchema } from './config.schema';
+import { configSchema, type RawConfig } from './config.schema';
 
 /** The typed, validated configuration every process receives. */
 export interface AppConfig {
@@ -57,6 +57,8 @@ export interface AppConfig {
   };
   /** Subscription dunning: days after a period's first failed charge when it is retried (then cancelled). */
   subscriptions: { retryDays: number[] };
+  /** Exports (docs/exports.md): where files live, how long, and when the requester is e-mailed. */
+  exports: ExportsConfig;
   /** The upstream payment provider (Paystack wire format): one account per mode. */
   provider: {
     test: ProviderAccountConfig;
@@ -64,6 +66,19 @@ export interface AppConfig {
     /** Per call; a slower answer is a 504 gateway_timeout. */
     timeoutMs: number;
   };
+}
+
+/** Where export files are stored: a local directory, or an S3-compatible bucket (secret never logged). */
+export type ExportStorageConfig =
+  | { kind: 'local'; directory: string }
+  | { kind: 's3'; bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+
+export interface ExportsConfig {
+  storage: ExportStorageConfig;
+  retentionDays: number;
+  emailThresholdRows: number;
+  expiryScanIntervalMs: number;
+  maxRangeDays: number;
 }
 
 /**
@@ -189,6 +204,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
     subscriptions: { retryDays: c.SUBSCRIPTION_RETRY_DAYS },
+    exports: {
+      storage: exportStorage(c),
+      retentionDays: c.EXPORT_RETENTION_DAYS,
+      emailThresholdRows: c.EXPORT_EMAIL_THRESHOLD_ROWS,
+      expiryScanIntervalMs: c.EXPORT_EXPIRY_SCAN_INTERVAL_SECONDS * 1_000,
+      maxRangeDays: c.EXPORT_MAX_RANGE_DAYS,
+    },
     provider: {
       test: providerAccount('TEST', c.PROVIDER_TEST_BASE_URL, c.PROVIDER_TEST_SECRET_KEY, c.PROVIDER_TEST_PROFILE, c.PROVIDER_TEST_CURRENCIES),
       live: providerAccount('LIVE', c.PROVIDER_LIVE_BASE_URL, c.PROVIDER_LIVE_SECRET_KEY, c.PROVIDER_LIVE_PROFILE, c.PROVIDER_LIVE_CURRENCIES),
@@ -222,6 +244,24 @@ function providerAccount(
     );
   }
   return { baseUrl: url, secretKey, profile: resolved, currencies: [...new Set(enabled)] };
+}
+
+/** EXPORT_STORAGE=s3 needs a bucket, and an access key comes as a pair (else the SDK's default chain: environment, instance role…). */
+function exportStorage(c: RawConfig): ExportStorageConfig {
+  if (c.EXPORT_STORAGE === 'local') return { kind: 'local', directory: c.EXPORTS_DIR };
+  if (!c.EXPORT_S3_BUCKET) throw new ConfigError('EXPORT_S3_BUCKET', 'is missing (required when EXPORT_STORAGE=s3)');
+  if ((c.EXPORT_S3_ACCESS_KEY_ID === undefined) !== (c.EXPORT_S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError(c.EXPORT_S3_ACCESS_KEY_ID ? 'EXPORT_S3_SECRET_ACCESS_KEY' : 'EXPORT_S3_ACCESS_KEY_ID', 'is missing (the access key id and secret are set together)');
+  }
+  return {
+    kind: 's3',
+    bucket: c.EXPORT_S3_BUCKET,
+    endpoint: c.EXPORT_S3_ENDPOINT,
+    region: c.EXPORT_S3_REGION,
+    accessKeyId: c.EXPORT_S3_ACCESS_KEY_ID,
+    secretAccessKey: c.EXPORT_S3_SECRET_ACCESS_KEY,
+    forcePathStyle: c.EXPORT_S3_FORCE_PATH_STYLE ?? c.EXPORT_S3_ENDPOINT !== undefined,
+  };
 }
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;

@@ -214,6 +214,29 @@ export const configSchema = z.object({
   // (docs/test-clocks.md); advancing a clock also runs them at once.
   TEST_CLOCK_SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 
+  // Exports (docs/exports.md): CSV files of a merchant's payments, refunds, ledger… Files are kept
+  // EXPORT_RETENTION_DAYS after completion (then deleted by the scheduler; the record stays, expired).
+  // Above EXPORT_EMAIL_THRESHOLD_ROWS rows the requester is e-mailed a link when the file is ready.
+  EXPORT_STORAGE: z.enum(['local', 's3']).default('local'),
+  EXPORTS_DIR: z.string().trim().min(1).default('.data/exports'),
+  EXPORT_S3_BUCKET: z.string().trim().optional().transform((v) => (v === '' ? undefined : v)),
+  EXPORT_S3_ENDPOINT: optionalUrl(['http', 'https']),
+  EXPORT_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  EXPORT_S3_ACCESS_KEY_ID: z.string().trim().optional().transform((v) => (v === '' ? undefined : v)),
+  EXPORT_S3_SECRET_ACCESS_KEY: z.string().trim().optional().transform((v) => (v === '' ? undefined : v)),
+  // Path-style URLs (http://host/bucket/key), which MinIO and most self-hosted stores need. Unset: on when an endpoint is given.
+  EXPORT_S3_FORCE_PATH_STYLE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.stringbool().optional()),
+  EXPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  EXPORT_EMAIL_THRESHOLD_ROWS: z.coerce.number().int().min(0).default(100_000),
+  EXPORT_EXPIRY_SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
+  // The longest date range one export may cover.
+  EXPORT_MAX_RANGE_DAYS: z.coerce.number().int().min(1).max(3_660).default(366),
+
   // Where `npm start` runs the provider simulator and the portal's dev server (point
   // PROVIDER_*_BASE_URL at a moved simulator).
   PROVIDER_SIM_PORT: port.default(4010),

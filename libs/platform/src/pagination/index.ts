@@ -1,3 +1,4 @@
 export * from './cursor';
 export * from './cursor-codec';
 export * from './keyset';
+export * from './all-pages';

@@ -29,6 +29,10 @@ export class ApiKeyGuard implements CanActivate {
     const key = await this.keys.lookup(presented);
     if (!key || !access.keyKinds.includes(key.kind)) throw unauthenticated();
 
+    // Suspension is announced like verification (notifyAccessChanged), so cached keys learn it at once.
+    if (key.accountSuspended) {
+      throw new DomainError('account_suspended', 'This account is suspended: its API keys are refused until the platform operator reactivates it.');
+    }
     if (key.mode === 'live' && !key.identityVerified) {
       throw new DomainError('live_mode_not_enabled', 'Live mode is enabled once identity verification is complete.');
     }

@@ -65,13 +65,13 @@ export const models = {
     CreatePortalKeyRequest: {
         kind: { required: false, type: () => String, enum: ["secret", "publishable"] },
         name: { required: false, type: () => String, minLength: 1, maxLength: 100 },
-        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true }
+        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
     },
     RotatePortalKeyRequest: {
         overlap_hours: { required: false, type: "integer", description: "0 or omitted: the old key stops at once. Otherwise it keeps working this many hours.", minimum: 0, maximum: 168 }
     },
     SetKeyScopesRequest: {
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true }
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
     },
     PortalKeyResponse: {
         id: { required: true, type: () => String },
@@ -79,7 +79,7 @@ export const models = {
         kind: { required: true, type: () => String, enum: ["secret", "publishable"] },
         name: { required: true, type: () => String, nullable: true },
         hint: { required: true, type: () => String, description: "Prefix and last four characters; the key itself is never shown again." },
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true },
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true },
         status: { required: true, type: () => String, enum: ["active", "expired", "expiring", "revoked"] },
         created_at: { required: true, type: () => String, format: "date-time" },
         expires_at: { required: true, type: () => String, nullable: true, format: "date-time" },
@@ -127,6 +127,34 @@ export const models = {
         created_at: { required: true, type: () => String, format: "date-time" },
         expires_at: { required: true, type: () => String, format: "date-time" }
     },
+    AdminDevelopersQuery: {
+        q: { required: false, type: () => String, description: "Part of the name or e-mail, case-insensitive.", maxLength: 200 },
+        status: { required: false, type: () => String, enum: ["active", "suspended"] }
+    },
+    AdminDeveloperSummaryResponse: {
+        id: { required: true, type: () => String },
+        email: { required: true, type: () => String },
+        name: { required: true, type: () => String },
+        status: { required: true, type: () => String, enum: ["active", "suspended"] },
+        email_verified_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        identity_verified_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        suspended_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        suspension_reason: { required: true, type: () => String, nullable: true },
+        created_at: { required: true, type: () => String, format: "date-time" }
+    },
+    StaffNoteRequest: {
+        note: { required: false, type: () => String, maxLength: 500 }
+    },
+    SuspendDeveloperRequest: {
+        reason: { required: true, type: () => String, description: "Why (kept on the account and in the audit log).", minLength: 1, maxLength: 500 }
+    },
+    FeeOverrideChangeResponse: {
+        currency: { required: true, type: () => String },
+        amount: { required: true, type: () => Number, nullable: true },
+        previous_amount: { required: true, type: () => Number, nullable: true },
+        changed_by: { required: true, type: () => String },
+        changed_at: { required: true, type: () => String, format: "date-time" }
+    },
     ProvisionDeveloperRequest: {
         email: { required: true, type: () => String, description: "The account's e-mail; its owner is invited there.", maxLength: 254, format: "email" },
         name: { required: true, type: () => String, minLength: 1, maxLength: 200 }
@@ -144,12 +172,62 @@ export const models = {
         name: { required: true, type: () => String },
         email_verified: { required: true, type: () => Boolean },
         identity_verified: { required: true, type: () => Boolean },
+        email_verified_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        identity_verified_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        status: { required: true, type: () => String, enum: ["active", "suspended"] },
+        suspended_at: { required: true, type: () => String, nullable: true, format: "date-time" },
+        suspension_reason: { required: true, type: () => String, nullable: true },
         created_at: { required: true, type: () => String, format: "date-time" },
-        fee_overrides: { required: true, type: () => [contracts.FeeOverrideResponse] }
+        fee_overrides: { required: true, type: () => [contracts.FeeOverrideResponse] },
+        fee_override_history: { required: true, type: () => [contracts.FeeOverrideChangeResponse], description: "Every change of the fee overrides, newest first (also at GET \u2026/fees/history)." }
     },
     ProvisionedDeveloperResponse: {
         developer: { required: true, type: () => contracts.AdminDeveloperResponse },
         owner_invitation: { required: true, type: () => contracts.InvitationResponse }
+    },
+    AdminFailingWebhookEndpointResponse: {
+        id: { required: true, type: () => String, description: "The endpoint's public id.", example: "whk_4c1d2e3f4a5b6c7d8e9f0a1b" },
+        developer_id: { required: true, type: () => String },
+        developer_name: { required: true, type: () => String },
+        mode: { required: true, type: () => String, enum: ["test", "live"] },
+        url_host: { required: true, type: () => String, description: "Only the host (and port) of the endpoint's URL: its path and query may carry the account's own tokens.", example: "hooks.example.com" },
+        failed_deliveries: { required: true, type: () => Number, description: "Failed attempts (automatic, manual and test) in the last seven days." },
+        last_failure_at: { required: true, type: () => String, format: "date-time" },
+        last_error: { required: true, type: () => String, nullable: true, description: "The last failure's short class (`refused`, `timeout`, `http_status`, \u2026).", enum: ["http_status", "timeout", "dns", "refused", "tls", "invalid_response", "connection", "url_not_allowed", "not_sent"] },
+        last_status_code: { required: true, type: () => Number, nullable: true, description: "The receiver's HTTP status on the last failure, when it answered." },
+        consecutive_failures: { required: true, type: () => Number, description: "Failed attempts since its last successful one (all of them if none succeeded); 0 once it recovered." }
+    },
+    AuditEventsQuery: {
+        actor: { required: false, type: () => String, description: "The actor's e-mail or key hint, exactly (case-insensitive).", maxLength: 254 },
+        action: { required: false, type: () => String, description: "E.g. `api_key.revoked`.", maxLength: 100 },
+        target_type: { required: false, type: () => String, description: "E.g. `api_key`, `developer`, `settlement`, `user`.", maxLength: 100 },
+        target_id: { required: false, type: () => String, maxLength: 200 },
+        from: { required: false, type: () => String, description: "Inclusive ISO 8601 bounds on occurred_at." },
+        to: { required: false, type: () => String },
+        format: { required: false, type: () => String, description: "`csv` streams every matching row as CSV (as does `Accept: text/csv`); `limit` and `cursor` then do not apply.", enum: ["json", "csv"] }
+    },
+    AdminAuditEventsQuery: {
+        developer_id: { required: false, type: () => String, format: "uuid" }
+    },
+    AuditActorResponse: {
+        type: { required: true, type: () => String, enum: ["user", "api_key", "operator", "system"] },
+        id: { required: true, type: () => String, nullable: true },
+        label: { required: true, type: () => String, nullable: true, description: "An e-mail or a key hint; never a secret." }
+    },
+    AuditTargetResponse: {
+        type: { required: true, type: () => String },
+        id: { required: true, type: () => String }
+    },
+    AuditEventResponse: {
+        id: { required: true, type: () => String },
+        occurred_at: { required: true, type: () => String, format: "date-time" },
+        actor: { required: true, type: () => contracts.AuditActorResponse },
+        developer_id: { required: true, type: () => String, nullable: true },
+        action: { required: true, type: () => String },
+        target: { required: true, type: () => contracts.AuditTargetResponse, nullable: true },
+        ip: { required: true, type: () => String, nullable: true },
+        before: { required: true, type: () => Object, nullable: true, additionalProperties: true },
+        after: { required: true, type: () => Object, nullable: true, additionalProperties: true }
     },
     DevMailboxQuery: {
         to: { required: false, type: () => String, format: "email" }

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
 import { PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
+import { portalAuditActor } from './auth/portal-audit-actor';
 
 /**
  * The settlement approval queue of platform staff (admins and financial secretaries): approve, or
@@ -59,7 +60,7 @@ export class PortalAdminSettlementsController {
   })
   @ApiContract({ response: AdminSettlementResponse, errors: ['settlement_not_found', 'invalid_state', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
   async approve(@PortalSession() session: PortalSessionContext, @Param('reference') reference: string, @Req() request: FastifyRequest): Promise<AdminSettlementResponse> {
-    const settlement = await this.settlements.approve(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip });
+    const settlement = await this.settlements.approve(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request) });
     return (await this.present([settlement]))[0];
   }
 
@@ -74,7 +75,7 @@ export class PortalAdminSettlementsController {
     @Body() body: RejectSettlementRequest,
     @Req() request: FastifyRequest,
   ): Promise<AdminSettlementResponse> {
-    const settlement = await this.settlements.reject(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip }, body.reason);
+    const settlement = await this.settlements.reject(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request) }, body.reason);
     return (await this.present([settlement]))[0];
   }
 

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import {
   CreatePortalKeyRequest,
@@ -10,9 +10,11 @@ import {
 } from '@gateway/contracts';
 import { ApiKeysService } from '@gateway/domain/api-keys';
 import { Clock } from '@gateway/platform';
+import type { FastifyRequest } from 'fastify';
 import { ApiContract } from '../../http/openapi.decorators';
 import { NoStore } from '../../http/no-store.decorator';
 import { accountContext, PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
+import { portalAuditActor } from './auth/portal-audit-actor';
 import { IN_LIVE_MODE, RequireTotp } from './auth/require-totp';
 import { toPortalKey } from './portal.mapper';
 
@@ -46,9 +48,9 @@ export class PortalKeysController {
   @RequireTotp(IN_LIVE_MODE)
   @ApiOperation({ summary: 'Generate a key', description: 'Secret (default) or publishable, in the session mode; the key is in `secret`, shown only in this response. Live mode: X-TOTP-Code required.' })
   @ApiContract({ body: CreatePortalKeyRequest, response: IssuedPortalKeyResponse, status: 201, errors: ['validation_error', 'insufficient_role', 'totp_required', 'totp_invalid', 'csrf_token_invalid'] })
-  async create(@PortalSession() session: PortalSessionContext, @Body() body: CreatePortalKeyRequest): Promise<IssuedPortalKeyResponse> {
+  async create(@PortalSession() session: PortalSessionContext, @Body() body: CreatePortalKeyRequest, @Req() request: FastifyRequest): Promise<IssuedPortalKeyResponse> {
     const ctx = accountContext(session);
-    const issued = await this.keys.issue({ ...ctx, kind: body.kind ?? 'secret', name: body.name, scopes: body.scopes });
+    const issued = await this.keys.issue({ ...ctx, kind: body.kind ?? 'secret', name: body.name, scopes: body.scopes }, portalAuditActor(session, request));
     return { key: toPortalKey(issued.key, this.clock.now()), secret: issued.secret };
   }
 
@@ -62,8 +64,8 @@ export class PortalKeysController {
     description: 'Issues a successor with the same kind, name and scopes (its key in `secret`, shown once). The old key stops at once, or after `overlap_hours` (up to 168) so deployments can switch. Live mode: X-TOTP-Code required.',
   })
   @ApiContract({ body: RotatePortalKeyRequest, response: RotatedPortalKeyResponse, status: 201, errors: ['api_key_not_found', 'invalid_state', 'insufficient_role', 'totp_required', 'totp_invalid', 'csrf_token_invalid'] })
-  async rotate(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Body() body: RotatePortalKeyRequest): Promise<RotatedPortalKeyResponse> {
-    const rotated = await this.keys.rotate(accountContext(session), id, (body.overlap_hours ?? 0) * HOUR_MS);
+  async rotate(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Body() body: RotatePortalKeyRequest, @Req() request: FastifyRequest): Promise<RotatedPortalKeyResponse> {
+    const rotated = await this.keys.rotate(accountContext(session), id, (body.overlap_hours ?? 0) * HOUR_MS, portalAuditActor(session, request));
     const now = this.clock.now();
     return { key: toPortalKey(rotated.key, now), secret: rotated.secret, previous: toPortalKey(rotated.previous, now) };
   }
@@ -80,9 +82,9 @@ export class PortalKeysController {
   @PortalAccess({ session: 'active', permission: 'keys:manage' })
   @ApiOperation({ summary: 'Revoke a key', description: 'Takes effect at once. Revoking twice is harmless.' })
   @ApiContract({ response: PortalKeyResponse, errors: ['api_key_not_found', 'insufficient_role', 'csrf_token_invalid'] })
-  async revoke(@PortalSession() session: PortalSessionContext, @Param('id') id: string): Promise<PortalKeyResponse> {
+  async revoke(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Req() request: FastifyRequest): Promise<PortalKeyResponse> {
     const ctx = accountContext(session);
     const key = await this.keys.get(ctx, id);
-    return toPortalKey(await this.keys.revoke(ctx.developerId, key.id), this.clock.now());
+    return toPortalKey(await this.keys.revoke(ctx.developerId, key.id, portalAuditActor(session, request)), this.clock.now());
   }
 }

@@ -1,13 +1,15 @@
-import { Body, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { Body, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { MeResponse, ModeResponse, SetModeRequest, TotpCodeRequest, TotpEnrollResponse, TotpStatusResponse } from '@gateway/contracts';
 import { DevelopersService } from '@gateway/domain/developers';
 import { SessionsService, TotpService } from '@gateway/domain/identity';
 import { DomainError } from '@gateway/platform';
+import type { FastifyRequest } from 'fastify';
 import { ApiContract } from '../../http/openapi.decorators';
 import { NoStore } from '../../http/no-store.decorator';
 import { PortalAuthRateLimit } from '../../http/throttling/portal-auth-rate-limit.decorator';
 import { accountContext, PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
+import { portalAuditActor } from './auth/portal-audit-actor';
 import { RequireTotp, SWITCHING_TO_LIVE } from './auth/require-totp';
 import { MePresenter } from './me.presenter';
 
@@ -49,8 +51,8 @@ export class PortalMeController {
   @PortalAccess({ session: 'active' })
   @ApiOperation({ summary: 'Activate TOTP with a first code', description: 'From then on sign-in asks for a code, and so do the sensitive actions.' })
   @ApiContract({ body: TotpCodeRequest, response: TotpStatusResponse, errors: ['totp_required', 'totp_invalid', 'too_many_attempts', 'rate_limit_exceeded', 'conflict', 'csrf_token_invalid'] })
-  async confirm(@PortalSession() session: PortalSessionContext, @Body() body: TotpCodeRequest): Promise<TotpStatusResponse> {
-    await this.totp.confirm(session.actor.userId, body.code);
+  async confirm(@PortalSession() session: PortalSessionContext, @Body() body: TotpCodeRequest, @Req() request: FastifyRequest): Promise<TotpStatusResponse> {
+    await this.totp.confirm(session.actor.userId, body.code, { actor: portalAuditActor(session, request), developerId: session.actor.account?.developerId ?? null });
     return { totp_enabled: true };
   }
 

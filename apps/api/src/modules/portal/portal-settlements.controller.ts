@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import { ListResponse } from '../../http/list-response';
 import { ApiContract } from '../../http/openapi.decorators';
 import { accountContext, PortalAccess, PortalController, PortalSession, type PortalSessionContext } from './auth/portal-access';
+import { portalAuditActor } from './auth/portal-audit-actor';
 import { LARGE_WITHDRAWAL, RequireTotp } from './auth/require-totp';
 
 /**
@@ -50,8 +51,9 @@ export class PortalSettlementsController {
     response: SettlementSettingsResponse,
     errors: ['validation_error', 'capability_not_supported', 'totp_required', 'totp_invalid', 'insufficient_role', 'csrf_token_invalid', 'gateway_timeout', 'provider_error'],
   })
-  async setAccount(@PortalSession() session: PortalSessionContext, @Body() body: SetSettlementAccountRequest): Promise<SettlementSettingsResponse> {
-    return toSettings(await this.settlements.setAccount(accountContext(session).developerId, { bankCode: body.bank_code, accountNumber: body.account_number }));
+  async setAccount(@PortalSession() session: PortalSessionContext, @Body() body: SetSettlementAccountRequest, @Req() request: FastifyRequest): Promise<SettlementSettingsResponse> {
+    const account = { bankCode: body.bank_code, accountNumber: body.account_number };
+    return toSettings(await this.settlements.setAccount(accountContext(session).developerId, account, portalAuditActor(session, request)));
   }
 
   @Put('schedule')

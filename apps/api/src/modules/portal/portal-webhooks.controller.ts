@@ -72,6 +72,20 @@ export class PortalWebhooksController {
     return toWebhookAttemptResponse(await this.webhooks.retry(accountContext(session), logId));
   }
 
+  @Get('deliveries/failed')
+  @PortalAccess({ session: 'active', permission: 'account:read' })
+  @ApiOperation({
+    summary: 'Recent failed deliveries (this mode)',
+    description:
+      'Every failed attempt (automatic, manual or test) to any of the account’s endpoints that still exist, newest first, cursor-paginated, in the delivery-log shape; ' +
+      '`webhook_id` names the endpoint whose log (`GET /api/portal/webhooks/{id}/logs`) has it and where `POST /api/portal/webhooks/logs/{log_id}/retry` retries it.',
+  })
+  @ApiContract({ list: WebhookLogResponse, errors: ['validation_error', 'authentication_failed', 'insufficient_role'] })
+  async failedDeliveries(@PortalSession() session: PortalSessionContext, @Query() query: ListQueryDto): Promise<ListResponse<WebhookLogResponse>> {
+    const page = await this.webhooks.listFailedDeliveries(accountContext(session), { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
+    return ListResponse.of(page, toWebhookLogResponse);
+  }
+
   @Get(':id/logs')
   @PortalAccess({ session: 'active', permission: 'account:read' })
   @ApiOperation({ summary: 'Delivery logs of an endpoint', description: 'As `GET /api/v1/webhooks/{id}/logs`: every attempt, newest first, cursor-paginated; the error as a short class.' })

@@ -2,6 +2,7 @@ import type {
   AccountRole,
   AdminDeveloperResponse,
   DevMailResponse,
+  FeeOverrideChangeResponse,
   FeeOverrideResponse,
   InvitationResponse,
   IpAllowlistEntryResponse,
@@ -10,7 +11,7 @@ import type {
   TeamMemberResponse,
 } from '@gateway/contracts';
 import type { ApiKey, IpAllowlistEntry } from '@gateway/domain/api-keys';
-import type { Developer } from '@gateway/domain/developers';
+import { type Developer, developerStatus, type FeeOverrideChange } from '@gateway/domain/developers';
 import type { DevMail, PortalToken, ResolvedSession, TeamMember } from '@gateway/domain/identity';
 import type { Amount, Currency } from '@gateway/platform';
 
@@ -84,15 +85,31 @@ export function toFeeOverride(currency: Currency, amount: Amount): FeeOverrideRe
   return { currency, amount: amount.toNumber() };
 }
 
-export function toAdminDeveloper(developer: Developer, fees: Array<[Currency, Amount | null]>): AdminDeveloperResponse {
+export function toAdminDeveloper(developer: Developer, fees: Array<[Currency, Amount | null]>, history: FeeOverrideChange[] = []): AdminDeveloperResponse {
   return {
     id: developer.id,
     email: developer.email,
     name: developer.name,
     email_verified: developer.emailVerifiedAt !== null,
     identity_verified: developer.identityVerifiedAt !== null,
+    email_verified_at: developer.emailVerifiedAt?.toISOString() ?? null,
+    identity_verified_at: developer.identityVerifiedAt?.toISOString() ?? null,
+    status: developerStatus(developer),
+    suspended_at: developer.suspendedAt?.toISOString() ?? null,
+    suspension_reason: developer.suspensionReason,
     created_at: developer.createdAt.toISOString(),
     fee_overrides: fees.filter((f): f is [Currency, Amount] => f[1] !== null).map(([currency, amount]) => toFeeOverride(currency, amount)),
+    fee_override_history: history.map(toFeeOverrideChange),
+  };
+}
+
+export function toFeeOverrideChange(change: FeeOverrideChange): FeeOverrideChangeResponse {
+  return {
+    currency: change.currency,
+    amount: change.amount?.toNumber() ?? null,
+    previous_amount: change.previousAmount?.toNumber() ?? null,
+    changed_by: change.changedBy,
+    changed_at: change.changedAt.toISOString(),
   };
 }
 

@@ -18,6 +18,9 @@ import { PortalGuard } from './auth/portal.guard';
 import { TotpGuard } from './auth/require-totp';
 import { MePresenter } from './me.presenter';
 import { PortalAdminController } from './portal-admin.controller';
+import { PortalAdminDevelopersController } from './portal-admin-developers.controller';
+import { PortalAdminAuditController, PortalAuditController } from './portal-audit.controller';
+import { AuditModule } from '@gateway/domain/audit';
 import { PortalAuthController } from './portal-auth.controller';
 import { PortalDevMailboxController } from './portal-dev-mailbox.controller';
 import { PortalIpAllowlistController } from './portal-ip-allowlist.controller';
@@ -28,16 +31,23 @@ import { PortalTeamController } from './portal-team.controller';
 import { PortalSettlementsController } from './portal-settlements.controller';
 import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
 import { PortalAdminDepositsController } from './portal-admin-deposits.controller';
+import { PortalAdminWebhooksController } from './portal-admin-webhooks.controller';
 import { PortalCustomersController } from './portal-customers.controller';
 import { PortalDashboardController } from './portal-dashboard.controller';
 import { PortalPaymentsController, PortalRefundsController } from './portal-payments.controller';
 import { PortalWalletController } from './portal-wallet.controller';
 import { PortalWebhooksController } from './portal-webhooks.controller';
 import { PortalSandboxController } from './portal-sandbox.controller';
+import { PortalExportsController } from './portal-exports.controller';
+import { ExportsModule } from '@gateway/domain/exports';
+import { AnalyticsModule } from '@gateway/domain/analytics';
+import { AnalyticsApiModule } from '../analytics/analytics-api.module';
+import { PortalAdminAnalyticsController, PortalAnalyticsController } from './portal-analytics.controller';
+import { PortalAdminOverviewController } from './portal-admin-overview.controller';
 
 /** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, payments, customers, wallet, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule, DisputesModule, PaymentIntentsModule, TestClocksModule, TimeRulesModule, WebhooksModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule, DisputesModule, PaymentIntentsModule, TestClocksModule, TimeRulesModule, WebhooksModule, AnalyticsModule, AnalyticsApiModule, AuditModule, ExportsModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
@@ -46,9 +56,13 @@ import { PortalSandboxController } from './portal-sandbox.controller';
     PortalRequestLogsController,
     PortalTeamController,
     PortalAdminController,
+    PortalAdminDevelopersController,
+    PortalAdminAuditController,
+    PortalAuditController,
     PortalSettlementsController,
     PortalAdminSettlementsController,
     PortalAdminDepositsController,
+    PortalAdminWebhooksController,
     PortalDevMailboxController,
     PortalPaymentsController,
     PortalRefundsController,
@@ -57,6 +71,10 @@ import { PortalSandboxController } from './portal-sandbox.controller';
     PortalDashboardController,
     PortalWebhooksController,
     PortalSandboxController,
+    PortalExportsController,
+    PortalAnalyticsController,
+    PortalAdminAnalyticsController,
+    PortalAdminOverviewController,
   ],
   providers: [PasswordLoginGuard, PortalGuard, TotpGuard, MePresenter],
 })

@@ -28,6 +28,9 @@ export const KEY_SCOPES = [
   'disputes:write',
   'webhooks:read',
   'webhooks:manage',
+  'analytics:read',
+  'exports:read',
+  'exports:write',
   'sandbox:write',
 ] as const satisfies readonly KeyScope[];
 

@@ -542,7 +542,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Search developer accounts
+         * @description Newest first, cursor-paginated. `q`: part of the name or e-mail, case-insensitive; `status`: `active` or `suspended`.
+         */
+        get: operations["portal.adminDevelopers.list"];
         put?: never;
         /**
          * Provision a developer account
@@ -562,7 +566,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A developer account with its fee overrides */
+        /**
+         * A developer account with its fee overrides
+         * @description Status, verification times, the current fee overrides and every change of them (`fee_override_history`, newest first).
+         */
         get: operations["portal.admin.get"];
         put?: never;
         post?: never;
@@ -583,7 +590,7 @@ export interface paths {
         put?: never;
         /**
          * Mark identity verification complete
-         * @description Enables live mode for the account. Idempotent.
+         * @description Enables live mode for the account. An optional `note` (up to 500 characters) is kept in the audit row. Idempotent: verifying again changes and records nothing.
          */
         post: operations["portal.admin.verifyIdentity"];
         delete?: never;
@@ -622,9 +629,129 @@ export interface paths {
         get?: never;
         /**
          * Set the platform fee override for one currency
-         * @description A flat amount per successful transaction; 0 means no platform fee.
+         * @description A flat amount per successful transaction; 0 means no platform fee. Every change is kept (GET …/fees/history) and audited.
          */
         put: operations["portal.admin.setFee"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/developers/{id}/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the account's e-mail verified
+         * @description Enables test mode for its keys. An optional `note` (up to 500 characters) is kept in the audit row. Idempotent: verifying again changes and records nothing.
+         */
+        post: operations["portal.adminDevelopers.verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/developers/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description At once on every API instance, the account's keys (secret and publishable, test and live) get 403 `account_suspended`, and so do its members on the portal's account routes. Staff routes are unaffected. 409 `invalid_state` if already suspended.
+         */
+        post: operations["portal.adminDevelopers.suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/developers/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a suspended account
+         * @description Its keys and members work again at once. 409 `invalid_state` if the account is active.
+         */
+        post: operations["portal.adminDevelopers.reactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/developers/{id}/fees/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change of the fee overrides
+         * @description Newest first: currency, new and previous amount (null = the default platform fee), who changed it and when.
+         */
+        get: operations["portal.adminDevelopers.feeHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform audit log
+         * @description Every account's audited actions; `developer_id` narrows to one account. Newest first, cursor-paginated. Filters: `actor` (e-mail or key hint), `action`, `target_type`, `target_id`, `from`/`to` (ISO 8601, inclusive). `Accept: text/csv` or `format=csv` streams every matching row as CSV instead (columns id, occurred_at, actor_type, actor_id, actor_label, developer_id, action, target_type, target_id, ip, before, after).
+         */
+        get: operations["portal.adminAudit.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit log
+         * @description Owners only. Every audited action concerning this account (sign-ins, keys, TOTP, IP allowlist, fees, settlements, staff actions). Newest first, cursor-paginated. Filters: `actor` (e-mail or key hint), `action`, `target_type`, `target_id`, `from`/`to` (ISO 8601, inclusive). `Accept: text/csv` or `format=csv` streams every matching row as CSV instead (columns id, occurred_at, actor_type, actor_id, actor_label, developer_id, action, target_type, target_id, ip, before, after).
+         */
+        get: operations["portal.audit.list"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -802,6 +929,26 @@ export interface paths {
          * @description Every mode and account, newest first, with the receiving account number and the sender as the provider reported them.
          */
         get: operations["portal.adminDeposits.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/webhooks/failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints with failed deliveries
+         * @description Endpoints of every account and mode with at least one failed attempt in the last 7 days, the most recently failing first (cursor-paginated): the account, the URL host only, the count, the last failure's class and the current failure streak (0 once the endpoint succeeded again).
+         */
+        get: operations["portal.adminWebhooks.failing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1069,6 +1216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/webhooks/deliveries/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent failed deliveries (this mode)
+         * @description Every failed attempt (automatic, manual or test) to any of the account’s endpoints that still exist, newest first, cursor-paginated, in the delivery-log shape; `webhook_id` names the endpoint whose log (`GET /api/portal/webhooks/{id}/logs`) has it and where `POST /api/portal/webhooks/logs/{log_id}/retry` retries it.
+         */
+        get: operations["portal.webhooks.failedDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/webhooks/{id}/logs": {
         parameters: {
             query?: never;
@@ -1311,6 +1478,187 @@ export interface paths {
          * @description What already happened at the advanced time stays done; each rule then waits for real time to reach its next date. Test mode only: in a live-mode session 403 `test_mode_required`, as a live key gets on the merchant API.
          */
         post: operations["portal.sandbox.resetClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List exports (this mode)
+         * @description As `GET /api/v1/exports`: cursor-paginated, newest first, with status and progress.
+         */
+        get: operations["portal.exports.list"];
+        put?: never;
+        /**
+         * Request an export (CSV, this mode)
+         * @description Queues a CSV export of one kind of object — `payments`, `refunds`, `ledger` (wallet entries), `customers`, `transfers`, `settlements`, `disputes` or `invoices` — created in [`from`, `to`) (ISO 8601; at most 366 days by default). Optional filters: `currency` (payments, ledger, transfers, settlements) and `status` (one of the type's statuses; not for ledger and customers). Answers 202 with the export `queued`; it runs in the background, and `GET /exports/{reference}` shows `rows_done` / `rows_total` and `progress` while it runs. Each row has the fields of that object in its list response, in the same order as the list (newest first); nested objects become dotted columns (`fees.platform`), metadata and repeated fields compact JSON, amounts exact decimal text with two places ("1234.50"), times ISO 8601 UTC; text starting with = + - @ is prefixed with a single quote. Files are deleted 7 days after completion (the export then reads `expired`). Above 100,000 rows the account owner is also e-mailed a link to the portal's Reports page when the file is ready. Viewers and API keys with `exports:write` may request exports: an export only reads. From the portal, the member who asked is the one e-mailed.
+         */
+        post: operations["portal.exports.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/exports/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an export */
+        get: operations["portal.exports.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/exports/{reference}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's CSV file
+         * @description Streams the CSV file of a `completed` export (`text/csv`, with Content-Disposition and Content-Length). 409 `export_not_ready` while it is queued or running, or when it failed; 410 `export_expired` once its file was deleted; 404 `export_not_found` for another account's or the other mode's export.
+         */
+        get: operations["portal.exports.download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment figures of a range (this mode)
+         * @description As `GET /api/v1/analytics/summary`. Days are UTC days. A payment counts once, on the day of its outcome: a success on the day it was paid, a decline or abandonment on the day it was recorded; a late success after a decline or abandonment moves it to `succeeded` (on its paid day). Refunds count on the day they were processed. `count` = succeeded + failed + abandoned (pending payments do not count); `success_rate` = succeeded / count (4 decimals, null when count is 0); `fees` = platform_fees + provider_fees; `net` = volume − fees − refunds. Amounts are exact, in the major unit. Range: `from` and `to` (YYYY-MM-DD, both included, at most 366 days); default the last 30 days, today (UTC) included. Without `currency`, one entry per supported currency (NGN, USD, GBP, KES), zeros where nothing happened. Figures are kept in the same database transaction as each payment outcome and refund, so they are exact as soon as the change is visible.
+         */
+        get: operations["portal.analytics.summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/analytics/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment figures per day, week or month (this mode)
+         * @description As `GET /api/v1/analytics/timeseries`. Days are UTC days. A payment counts once, on the day of its outcome: a success on the day it was paid, a decline or abandonment on the day it was recorded; a late success after a decline or abandonment moves it to `succeeded` (on its paid day). Refunds count on the day they were processed. `count` = succeeded + failed + abandoned (pending payments do not count); `success_rate` = succeeded / count (4 decimals, null when count is 0); `fees` = platform_fees + provider_fees; `net` = volume − fees − refunds. Amounts are exact, in the major unit. Range: `from` and `to` (YYYY-MM-DD, both included, at most 366 days); default the last 30 days, today (UTC) included. Without `currency`, one entry per supported currency (NGN, USD, GBP, KES), zeros where nothing happened. Figures are kept in the same database transaction as each payment outcome and refund, so they are exact as soon as the change is visible.
+         */
+        get: operations["portal.analytics.timeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/analytics/top-customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The best customers of a range (this mode)
+         * @description As `GET /api/v1/analytics/top-customers`.
+         */
+        get: operations["portal.analytics.topCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment figures of a range, every account's or one account's
+         * @description `mode` (default live) and optionally `developer_id`. Days are UTC days. A payment counts once, on the day of its outcome: a success on the day it was paid, a decline or abandonment on the day it was recorded; a late success after a decline or abandonment moves it to `succeeded` (on its paid day). Refunds count on the day they were processed. `count` = succeeded + failed + abandoned (pending payments do not count); `success_rate` = succeeded / count (4 decimals, null when count is 0); `fees` = platform_fees + provider_fees; `net` = volume − fees − refunds. Amounts are exact, in the major unit. Range: `from` and `to` (YYYY-MM-DD, both included, at most 366 days); default the last 30 days, today (UTC) included. Without `currency`, one entry per supported currency (NGN, USD, GBP, KES), zeros where nothing happened. Figures are kept in the same database transaction as each payment outcome and refund, so they are exact as soon as the change is visible.
+         */
+        get: operations["portal.adminAnalytics.summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/analytics/timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment figures per day, week or month, every account's or one account's
+         * @description `mode` (default live) and optionally `developer_id`. Days are UTC days. A payment counts once, on the day of its outcome: a success on the day it was paid, a decline or abandonment on the day it was recorded; a late success after a decline or abandonment moves it to `succeeded` (on its paid day). Refunds count on the day they were processed. `count` = succeeded + failed + abandoned (pending payments do not count); `success_rate` = succeeded / count (4 decimals, null when count is 0); `fees` = platform_fees + provider_fees; `net` = volume − fees − refunds. Amounts are exact, in the major unit. Range: `from` and `to` (YYYY-MM-DD, both included, at most 366 days); default the last 30 days, today (UTC) included. Without `currency`, one entry per supported currency (NGN, USD, GBP, KES), zeros where nothing happened. Figures are kept in the same database transaction as each payment outcome and refund, so they are exact as soon as the change is visible.
+         */
+        get: operations["portal.adminAnalytics.timeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform at a glance
+         * @description Per mode and currency, every account's payments of today and of the last 30 days (UTC days, today included; counted as the analytics routes count them): successful volume and payments by outcome. Settlements waiting for approval (count and sum per mode and currency). API requests of the last 24 hours and the share answered 4xx and 5xx (4 decimals, null without requests).
+         */
+        get: operations["portal.adminOverview.get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1585,6 +1933,52 @@ export interface components {
             paid_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        PreviewPaymentRequest: {
+            /**
+             * @description Major unit, checked exactly as initialize checks it (limits and the currency's minimum).
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description NGN by default.
+             * @example NGN
+             */
+            currency?: string;
+            splits?: components["schemas"]["PaymentSplitRequest"][];
+        };
+        PaymentPreviewSplitResponse: {
+            subaccount: string;
+            share: number;
+            /** @description The sub-account's part: the share of the amount rounded down to the cent (less any fee shortfall). */
+            amount: number;
+        };
+        PaymentPreviewResponse: {
+            /** @example 5000 */
+            amount: number;
+            /** @example NGN */
+            currency: string;
+            /**
+             * @description The account's platform fee (its override, else the default).
+             * @example 10
+             */
+            platform_fee: number;
+            /**
+             * @description The provider's published price of a local payment; verify ledgers the fee the provider reports.
+             * @example 175
+             */
+            estimated_provider_fee: number;
+            /**
+             * @description amount − platform fee − estimated provider fee, as `net_amount` after verify.
+             * @example 4815
+             */
+            net_amount: number;
+            splits: components["schemas"]["PaymentPreviewSplitResponse"][];
+            /**
+             * @description What stays in the wallet: net_amount − the split shares (rounding remainders included).
+             * @example 4815
+             */
+            wallet_amount: number;
         };
         VerifyPaymentRequest: {
             reference: string;
@@ -2169,6 +2563,72 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        CreateExportRequest: {
+            /**
+             * @description payments, refunds, ledger, customers, transfers, settlements, disputes or invoices.
+             * @example payments
+             * @enum {string}
+             */
+            type: "payments" | "transfers" | "refunds" | "customers" | "invoices" | "disputes" | "ledger" | "settlements";
+            /**
+             * @description Objects created at or after this instant (ISO 8601).
+             * @example 2026-11-01T00:00:00Z
+             */
+            from: string;
+            /**
+             * @description Objects created before this instant (exclusive; ISO 8601); after `from`, at most 366 days later by default.
+             * @example 2026-12-01T00:00:00Z
+             */
+            to: string;
+            /**
+             * @description Only this currency (payments, ledger, transfers, settlements).
+             * @example NGN
+             */
+            currency?: string;
+            /**
+             * @description Only this status, one of the type's statuses (payments, refunds, transfers, settlements, disputes, invoices).
+             * @example success
+             */
+            status?: string;
+        };
+        ExportFiltersResponse: {
+            from: string;
+            to: string;
+            currency: string | null;
+            status: string | null;
+        };
+        ExportResponse: {
+            /** @description `exp_…` */
+            reference: string;
+            /** @enum {string} */
+            type: "payments" | "transfers" | "refunds" | "customers" | "invoices" | "disputes" | "ledger" | "settlements";
+            /** @enum {string} */
+            status: "failed" | "completed" | "expired" | "queued" | "running";
+            filters: components["schemas"]["ExportFiltersResponse"];
+            /** @description Rows written so far (updated while the export runs). */
+            rows_done: number;
+            /** @description Rows the export will hold, counted when it starts; null while queued. */
+            rows_total: number | null;
+            /** @description 0–100, whole percent of rows_total written (100 once completed). */
+            progress: number;
+            /** @description Bytes of the CSV file, once completed. */
+            file_size: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the file is (or was) deleted: completed_at plus the retention period (7 days by default).
+             */
+            expires_at: string | null;
+            /** @description Where to download the file while it is `completed` (the same authentication as this request); null otherwise. */
+            download_url: string | null;
+            /** @description A short error class when `failed` (e.g. `storage_error`), never internals. */
+            error: string | null;
+        };
         CreatePlanRequest: {
             /**
              * @description Shown to the merchant (and in events); 1–100 characters.
@@ -2293,6 +2753,109 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        AnalyticsCurrencySummaryResponse: {
+            currency: string;
+            /** @description Payments that reached an outcome: succeeded + failed + abandoned (pending and scheduled ones do not count). */
+            count: number;
+            succeeded: number;
+            /** @description Declined. */
+            failed: number;
+            /** @description Not paid within the abandonment delay. */
+            abandoned: number;
+            /** @description succeeded / count, 0 to 1 rounded half-up to 4 decimals; null when count is 0. */
+            success_rate: number | null;
+            /** @description Sum of the successful payments' amounts. */
+            volume: number;
+            /** @description platform_fees + provider_fees. */
+            fees: number;
+            /** @description The gateway's fees on the successful payments. */
+            platform_fees: number;
+            /** @description The provider's fees the merchant bore on the successful payments. */
+            provider_fees: number;
+            /** @description Sum of the processed refunds. */
+            refunds: number;
+            /** @description How many refunds were processed. */
+            refunds_count: number;
+            /** @description volume − fees − refunds. */
+            net: number;
+        };
+        AnalyticsSummaryResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description First UTC day of the range (YYYY-MM-DD). */
+            from: string;
+            /** @description Last UTC day of the range (YYYY-MM-DD), included. */
+            to: string;
+            /** @description One entry per supported currency (NGN, USD, GBP, KES), or the one asked for; zeros where nothing happened. */
+            currencies: components["schemas"]["AnalyticsCurrencySummaryResponse"][];
+        };
+        AnalyticsPointResponse: {
+            /** @description YYYY-MM-DD. */
+            start: string;
+            /** @description YYYY-MM-DD, included. */
+            end: string;
+            /** @description Payments that reached an outcome: succeeded + failed + abandoned (pending and scheduled ones do not count). */
+            count: number;
+            succeeded: number;
+            /** @description Declined. */
+            failed: number;
+            /** @description Not paid within the abandonment delay. */
+            abandoned: number;
+            /** @description succeeded / count, 0 to 1 rounded half-up to 4 decimals; null when count is 0. */
+            success_rate: number | null;
+            /** @description Sum of the successful payments' amounts. */
+            volume: number;
+            /** @description platform_fees + provider_fees. */
+            fees: number;
+            /** @description The gateway's fees on the successful payments. */
+            platform_fees: number;
+            /** @description The provider's fees the merchant bore on the successful payments. */
+            provider_fees: number;
+            /** @description Sum of the processed refunds. */
+            refunds: number;
+            /** @description How many refunds were processed. */
+            refunds_count: number;
+            /** @description volume − fees − refunds. */
+            net: number;
+        };
+        AnalyticsCurrencySeriesResponse: {
+            currency: string;
+            /** @description Every bucket of the range in order, empty ones as zeros. */
+            points: components["schemas"]["AnalyticsPointResponse"][];
+        };
+        AnalyticsTimeseriesResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            from: string;
+            to: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description One entry per supported currency, or the one asked for. */
+            currencies: components["schemas"]["AnalyticsCurrencySeriesResponse"][];
+        };
+        AnalyticsTopCustomerResponse: {
+            customer_reference: string;
+            /** @description The e-mail of the customer's latest payment. */
+            email: string;
+            /** @description Successful payments. */
+            count: number;
+            /** @description Sum of their amounts, before fees and refunds. */
+            volume: number;
+        };
+        AnalyticsCurrencyTopCustomersResponse: {
+            currency: string;
+            customers: components["schemas"]["AnalyticsTopCustomerResponse"][];
+        };
+        AnalyticsTopCustomersResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description First UTC day of the range (YYYY-MM-DD). */
+            from: string;
+            /** @description Last UTC day of the range (YYYY-MM-DD), included. */
+            to: string;
+            /** @description One entry per supported currency, or the one asked for; empty lists where nobody paid. */
+            currencies: components["schemas"]["AnalyticsCurrencyTopCustomersResponse"][];
+        };
         CsrfTokenResponse: {
             csrf_token: string;
         };
@@ -2383,7 +2946,7 @@ export interface components {
             name: string | null;
             /** @description Prefix and last four characters; the key itself is never shown again. */
             hint: string;
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "expiring" | "revoked";
             /** Format: date-time */
@@ -2401,7 +2964,7 @@ export interface components {
             kind?: "secret" | "publishable";
             name?: string;
             /** @description Omitted or empty = full access. */
-            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
         };
         IssuedPortalKeyResponse: {
             key: components["schemas"]["PortalKeyResponse"];
@@ -2419,7 +2982,7 @@ export interface components {
             previous: components["schemas"]["PortalKeyResponse"];
         };
         SetKeyScopesRequest: {
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
         };
         IpAllowlistEntryResponse: {
             id: string;
@@ -2501,6 +3064,14 @@ export interface components {
             currency: string;
             amount: number;
         };
+        FeeOverrideChangeResponse: {
+            currency: string;
+            amount: number | null;
+            previous_amount: number | null;
+            changed_by: string;
+            /** Format: date-time */
+            changed_at: string;
+        };
         AdminDeveloperResponse: {
             id: string;
             email: string;
@@ -2508,16 +3079,77 @@ export interface components {
             email_verified: boolean;
             identity_verified: boolean;
             /** Format: date-time */
+            email_verified_at: string | null;
+            /** Format: date-time */
+            identity_verified_at: string | null;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** Format: date-time */
+            suspended_at: string | null;
+            suspension_reason: string | null;
+            /** Format: date-time */
             created_at: string;
             fee_overrides: components["schemas"]["FeeOverrideResponse"][];
+            /** @description Every change of the fee overrides, newest first (also at GET …/fees/history). */
+            fee_override_history: components["schemas"]["FeeOverrideChangeResponse"][];
         };
         ProvisionedDeveloperResponse: {
             developer: components["schemas"]["AdminDeveloperResponse"];
             owner_invitation: components["schemas"]["InvitationResponse"];
         };
+        StaffNoteRequest: {
+            note?: string;
+        };
         SetFeeOverrideRequest: {
             /** @description Flat platform fee per successful transaction in the major unit, at most 2 decimals; 0 = no fee. */
             amount: number;
+        };
+        AdminDeveloperSummaryResponse: {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "suspended";
+            /** Format: date-time */
+            email_verified_at: string | null;
+            /** Format: date-time */
+            identity_verified_at: string | null;
+            /** Format: date-time */
+            suspended_at: string | null;
+            suspension_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SuspendDeveloperRequest: {
+            /** @description Why (kept on the account and in the audit log). */
+            reason: string;
+        };
+        AuditActorResponse: {
+            /** @enum {string} */
+            type: "user" | "api_key" | "operator" | "system";
+            id: string | null;
+            /** @description An e-mail or a key hint; never a secret. */
+            label: string | null;
+        };
+        AuditTargetResponse: {
+            type: string;
+            id: string;
+        };
+        AuditEventResponse: {
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            actor: components["schemas"]["AuditActorResponse"];
+            developer_id: string | null;
+            action: string;
+            target: components["schemas"]["AuditTargetResponse"] | null;
+            ip: string | null;
+            before: {
+                [key: string]: unknown;
+            } | null;
+            after: {
+                [key: string]: unknown;
+            } | null;
         };
         SettlementSettingsResponse: {
             bank_code: string | null;
@@ -2614,6 +3246,35 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        AdminFailingWebhookEndpointResponse: {
+            /**
+             * @description The endpoint's public id.
+             * @example whk_4c1d2e3f4a5b6c7d8e9f0a1b
+             */
+            id: string;
+            developer_id: string;
+            developer_name: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /**
+             * @description Only the host (and port) of the endpoint's URL: its path and query may carry the account's own tokens.
+             * @example hooks.example.com
+             */
+            url_host: string;
+            /** @description Failed attempts (automatic, manual and test) in the last seven days. */
+            failed_deliveries: number;
+            /** Format: date-time */
+            last_failure_at: string;
+            /**
+             * @description The last failure's short class (`refused`, `timeout`, `http_status`, …).
+             * @enum {string|null}
+             */
+            last_error: "http_status" | "timeout" | "dns" | "refused" | "tls" | "invalid_response" | "connection" | "url_not_allowed" | "not_sent" | null;
+            /** @description The receiver's HTTP status on the last failure, when it answered. */
+            last_status_code: number | null;
+            /** @description Failed attempts since its last successful one (all of them if none succeeded); 0 once it recovered. */
+            consecutive_failures: number;
+        };
         DevMailResponse: {
             id: string;
             to: string;
@@ -2674,11 +3335,82 @@ export interface components {
             /** @description The 5 newest payments, any status. */
             recent_payments: components["schemas"]["PaymentResponse"][];
         };
+        AdminAnalyticsSummaryResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description First UTC day of the range (YYYY-MM-DD). */
+            from: string;
+            /** @description Last UTC day of the range (YYYY-MM-DD), included. */
+            to: string;
+            /** @description One entry per supported currency (NGN, USD, GBP, KES), or the one asked for; zeros where nothing happened. */
+            currencies: components["schemas"]["AnalyticsCurrencySummaryResponse"][];
+            /** @description The account asked for; null: every account of the mode. */
+            developer_id: string | null;
+        };
+        AdminAnalyticsTimeseriesResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            from: string;
+            to: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description One entry per supported currency, or the one asked for. */
+            currencies: components["schemas"]["AnalyticsCurrencySeriesResponse"][];
+            /** @description The account asked for; null: every account of the mode. */
+            developer_id: string | null;
+        };
+        OverviewCurrencyResponse: {
+            currency: string;
+            /** @description Sum of the successful payments' amounts. */
+            volume: number;
+            /** @description Payments that reached an outcome. */
+            count: number;
+            succeeded: number;
+            failed: number;
+            abandoned: number;
+        };
+        OverviewModeResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description Every supported currency, zeros included. */
+            today: components["schemas"]["OverviewCurrencyResponse"][];
+            last_30_days: components["schemas"]["OverviewCurrencyResponse"][];
+        };
+        OverviewPendingSettlementsResponse: {
+            /** @enum {string} */
+            mode: "test" | "live";
+            currency: string;
+            count: number;
+            /** @description Sum of their amounts. */
+            amount: number;
+        };
+        OverviewApiErrorsResponse: {
+            /** @description ISO 8601: the window's start. */
+            since: string;
+            requests: number;
+            /** @description Answered 4xx. */
+            client_errors: number;
+            /** @description Answered 5xx. */
+            server_errors: number;
+            /** @description client_errors / requests, 4 decimals; null without requests. */
+            client_error_rate: number | null;
+            /** @description server_errors / requests, 4 decimals; null without requests. */
+            server_error_rate: number | null;
+        };
+        AdminOverviewResponse: {
+            /** @description ISO 8601, when the figures were taken. */
+            as_of: string;
+            /** @description `test` and `live`. */
+            modes: components["schemas"]["OverviewModeResponse"][];
+            /** @description Only modes and currencies with settlements waiting. */
+            settlements_pending_approval: components["schemas"]["OverviewPendingSettlementsResponse"][];
+            api_errors_24h: components["schemas"]["OverviewApiErrorsResponse"];
+        };
         ErrorEnvelope: {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
+            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "account_suspended" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "export_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "export_not_ready" | "idempotency_key_in_progress" | "export_expired" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
             /** @description For people; may change between versions. */
             message: string;
             /** @description Field name (dotted path for nested fields) → messages; present on `validation_error`. */
@@ -5035,6 +5767,82 @@ export interface operations {
             429: components["responses"]["RateLimitExceeded"];
         };
     };
+    "portal.adminDevelopers.list": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Part of the name or e-mail, case-insensitive. */
+                q?: string;
+                status?: "active" | "suspended";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminDeveloperSummaryResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
     "portal.admin.provision": {
         parameters: {
             query?: never;
@@ -5193,7 +6001,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffNoteRequest"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -5211,6 +6023,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AdminDeveloperResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
@@ -5410,6 +6234,533 @@ export interface operations {
             };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminDevelopers.verifyEmail": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminDeveloperResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `developer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminDevelopers.suspend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendDeveloperRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminDeveloperResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `developer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `invalid_state`; `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminDevelopers.reactivate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminDeveloperResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `developer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `invalid_state`; `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminDevelopers.feeHistory": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["FeeOverrideChangeResponse"][];
+                    };
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `developer_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminAudit.list": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+                developer_id?: string;
+                /** @description The actor's e-mail or key hint, exactly (case-insensitive). */
+                actor?: string;
+                /** @description E.g. `api_key.revoked`. */
+                action?: string;
+                /** @description E.g. `api_key`, `developer`, `settlement`, `user`. */
+                target_type?: string;
+                target_id?: string;
+                /** @description Inclusive ISO 8601 bounds on occurred_at. */
+                from?: string;
+                to?: string;
+                /** @description `csv` streams every matching row as CSV (as does `Accept: text/csv`); `limit` and `cursor` then do not apply. */
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEventResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                    "text/csv": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEventResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.audit.list": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description The actor's e-mail or key hint, exactly (case-insensitive). */
+                actor?: string;
+                /** @description E.g. `api_key.revoked`. */
+                action?: string;
+                /** @description E.g. `api_key`, `developer`, `settlement`, `user`. */
+                target_type?: string;
+                target_id?: string;
+                /** @description Inclusive ISO 8601 bounds on occurred_at. */
+                from?: string;
+                to?: string;
+                /** @description `csv` streams every matching row as CSV (as does `Accept: text/csv`); `limit` and `cursor` then do not apply. */
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEventResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                    "text/csv": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AuditEventResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `account_suspended` */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -6186,6 +7537,67 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: components["schemas"]["AdminUnmatchedDepositResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminWebhooks.failing": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminFailingWebhookEndpointResponse"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -7381,6 +8793,79 @@ export interface operations {
             };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.webhooks.failedDeliveries": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookLogResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8681,6 +10166,715 @@ export interface operations {
             };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.exports.list": {
+        parameters: {
+            query?: {
+                /** @description Page size; 20 when omitted. */
+                limit?: number;
+                /** @description `meta.next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the list, newest first; `meta.next_cursor` fetches the next one. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExportResponse"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.exports.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateExportRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExportResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.exports.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ExportResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `export_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.exports.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (UTF-8), with Content-Disposition and Content-Length. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error envelope with code `export_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `export_not_ready` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `export_expired` */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.analytics.summary": {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. */
+                to?: string;
+                /** @description One currency only (NGN, USD, GBP, KES); default: one entry per supported currency. */
+                currency?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AnalyticsSummaryResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.analytics.timeseries": {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. */
+                to?: string;
+                /** @description One currency only (NGN, USD, GBP, KES); default: one entry per supported currency. */
+                currency?: string;
+                /** @description `day` (default), `week` (ISO weeks, Monday first) or `month` (calendar months). */
+                interval?: "day" | "week" | "month";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AnalyticsTimeseriesResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.analytics.topCustomers": {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. */
+                to?: string;
+                /** @description One currency only (NGN, USD, GBP, KES); default: one entry per supported currency. */
+                currency?: string;
+                /** @description Customers per currency, 1 to 20; 5 when omitted. */
+                limit?: number;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AnalyticsTopCustomersResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminAnalytics.summary": {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. */
+                to?: string;
+                /** @description One currency only (NGN, USD, GBP, KES); default: one entry per supported currency. */
+                currency?: string;
+                /** @description Which mode's books (default `live`). */
+                mode?: "test" | "live";
+                /** @description One account only (its developer id); default every account. */
+                developer_id?: string;
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminAnalyticsSummaryResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminAnalytics.timeseries": {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included. */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included. */
+                to?: string;
+                /** @description One currency only (NGN, USD, GBP, KES); default: one entry per supported currency. */
+                currency?: string;
+                /** @description Which mode's books (default `live`). */
+                mode?: "test" | "live";
+                /** @description One account only (its developer id); default every account. */
+                developer_id?: string;
+                /** @description `day` (default), `week` (ISO weeks, Monday first) or `month` (calendar months). */
+                interval?: "day" | "week" | "month";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminAnalyticsTimeseriesResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+        };
+    };
+    "portal.adminOverview.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["AdminOverviewResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { IdentityModule } from '@gateway/domain/identity';
 import { BulkPaymentsModule } from '@gateway/domain/bulk-payments';
 import { TransfersModule } from '@gateway/domain/transfers';
+import { ExportsModule } from '@gateway/domain/exports';
 import { WebhooksModule } from '@gateway/domain/webhooks';
 import { DATABASE_URL } from './database-url.token';
 import { JobQueueWorker } from './job-queue.worker';
@@ -12,7 +13,7 @@ export class JobQueueModule {
     return {
       module: JobQueueModule,
       // The one job-queue worker of the scheduler: webhook deliveries, bulk payment and transfer batches, e-mail.
-      imports: [WebhooksModule, BulkPaymentsModule, TransfersModule, IdentityModule],
+      imports: [WebhooksModule, BulkPaymentsModule, TransfersModule, IdentityModule, ExportsModule],
       providers: [JobQueueWorker, { provide: DATABASE_URL, useValue: databaseUrl }],
     };
   }

@@ -3,6 +3,7 @@ import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
 import { TRANSFER_BATCH_TASK, TransferBatchesService } from '@gateway/domain/transfers';
 import { WEBHOOK_DELIVERY_TASK, WebhookDispatcher } from '@gateway/domain/webhooks';
+import { EXPORT_TASK, ExportRunner } from '@gateway/domain/exports';
 import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
 import { DATABASE_URL } from './database-url.token';
 
@@ -25,6 +26,7 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly batches: BulkBatchesService,
     private readonly transferBatches: TransferBatchesService,
     private readonly mailer: MailerService,
+    private readonly exports: ExportRunner,
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
   ) {}
 
@@ -43,6 +45,10 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
         },
         [PAYMENT_BATCH_TASK]: async (payload) => {
           await this.batches.process((payload as { batch_id: string }).batch_id);
+        },
+        // A failed attempt is retried by the queue (restarting the file); the last one marks the export failed.
+        [EXPORT_TASK]: async (payload, helpers) => {
+          await this.exports.run((payload as { export_id: string }).export_id, helpers.job.attempts >= helpers.job.max_attempts);
         },
         [TRANSFER_BATCH_TASK]: async (payload) => {
           await this.transferBatches.process((payload as { batch_id: string }).batch_id);

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { type AuditActor, AuditService } from '@gateway/domain/audit';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, inTransaction } from '@gateway/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { UserTotpEntity } from '../entities/user-totp.entity';
@@ -30,6 +31,7 @@ export class TotpService {
     private readonly encryptor: Encryptor,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -49,8 +51,8 @@ export class TotpService {
    * Activates a pending enrolment with a code from the authenticator app.
    * @throws totp_required (nothing to confirm), conflict (already enabled), totp_invalid, too_many_attempts
    */
-  async confirm(userId: string, code: string): Promise<void> {
-    await this.check(userId, code, 'enrolment');
+  async confirm(userId: string, code: string, actor?: TotpAuditActor): Promise<void> {
+    await this.check(userId, code, 'enrolment', actor ?? { actor: { type: 'user', id: userId, label: null }, developerId: null });
   }
 
   async isEnabled(userId: string): Promise<boolean> {
@@ -65,14 +67,14 @@ export class TotpService {
     await this.check(userId, code, 'enabled');
   }
 
-  private async check(userId: string, code: string, expect: 'enrolment' | 'enabled'): Promise<void> {
+  private async check(userId: string, code: string, expect: 'enrolment' | 'enabled', enabling?: TotpAuditActor): Promise<void> {
     // The failure count and last step must survive the refusal, so the outcome is decided inside
     // the transaction and thrown only after it commits.
-    const refusal = await inTransaction(this.dataSource, (m) => this.checkLocked(m, userId, code, expect));
+    const refusal = await inTransaction(this.dataSource, (m) => this.checkLocked(m, userId, code, expect, enabling));
     if (refusal) throw refusal;
   }
 
-  private async checkLocked(m: EntityManager, userId: string, code: string, expect: 'enrolment' | 'enabled'): Promise<DomainError | null> {
+  private async checkLocked(m: EntityManager, userId: string, code: string, expect: 'enrolment' | 'enabled', enabling?: TotpAuditActor): Promise<DomainError | null> {
     const row = await this.totp.findForUpdate(m, userId);
     if (expect === 'enabled' && !row?.confirmedAt) {
       return new DomainError('totp_required', 'Enable two-factor authentication (TOTP) first.');
@@ -89,6 +91,16 @@ export class TotpService {
     const step = matchTotpStep(secret, code.trim(), now);
     if (step !== null && (totp.lastUsedStep === null || step > totp.lastUsedStep)) {
       await this.totp.recordAcceptedCode(m, userId, step, expect === 'enrolment' ? now : undefined);
+      if (enabling) {
+        await this.audit.record(m, {
+          actor: enabling.actor,
+          action: 'totp.enabled',
+          developerId: enabling.developerId,
+          target: { type: 'user', id: userId },
+          before: { totp_enabled: false },
+          after: { totp_enabled: true },
+        });
+      }
       return null;
     }
 
@@ -100,6 +112,12 @@ export class TotpService {
     const consequence = locks ? ` Too many wrong codes: two-factor checks are locked for ${this.config.portal.totpLockoutMinutes} minutes.` : '';
     return new DomainError('totp_invalid', `${reason}${consequence}`);
   }
+}
+
+/** Who turns TOTP on (the user themself) and the account they belong to, for the audit log. */
+export interface TotpAuditActor {
+  actor: AuditActor;
+  developerId: string | null;
 }
 
 /** Associated data: a ciphertext copied onto another user's row does not decrypt. */

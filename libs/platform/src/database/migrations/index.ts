@@ -29,6 +29,11 @@ import { AddPaymentIntentAuthorizationCheckout1764002000000 } from './1764002000
 import { CreateTestClocks1764002100000 } from './1764002100000-CreateTestClocks';
 import { CreateSubscriptions1764002200000 } from './1764002200000-CreateSubscriptions';
 import { CreateInvoices1764002300000 } from './1764002300000-CreateInvoices';
+import { CreateAuditEvents1764002400000 } from './1764002400000-CreateAuditEvents';
+import { AddDeveloperSuspension1764002450000 } from './1764002450000-AddDeveloperSuspension';
+import { CreateAnalyticsRollups1764002500000 } from './1764002500000-CreateAnalyticsRollups';
+import { CreateExports1764002600000 } from './1764002600000-CreateExports';
+import { IndexFailedWebhookAttempts1764002700000 } from './1764002700000-IndexFailedWebhookAttempts';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -63,4 +68,9 @@ export const MIGRATIONS = [
   CreateTestClocks1764002100000,
   CreateSubscriptions1764002200000,
   CreateInvoices1764002300000,
+  CreateAuditEvents1764002400000,
+  AddDeveloperSuspension1764002450000,
+  CreateAnalyticsRollups1764002500000,
+  CreateExports1764002600000,
+  IndexFailedWebhookAttempts1764002700000,
 ];

@@ -1,6 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PORTAL_CSRF_COOKIE, PORTAL_CSRF_HEADER, PORTAL_SESSION_COOKIE } from '@gateway/contracts';
+import { DevelopersService } from '@gateway/domain/developers';
 import { accountRoleAllows, csrfTokenForSession, platformRoleAllows, SessionsService } from '@gateway/domain/identity';
 import { constantTimeEqual, DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
@@ -10,8 +11,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The portal's guard, in this order: the session cookie (401 `authentication_failed`), the CSRF
- * token on every state-changing request (403 `csrf_token_invalid`), then the role (403
- * `insufficient_role`).
+ * token on every state-changing request (403 `csrf_token_invalid`), the role (403
+ * `insufficient_role`), then, on account routes, the account's suspension (403 `account_suspended`).
  *
  * CSRF: with a session, the expected token is an HMAC of the session token (only the holder of
  * the httpOnly cookie can know it; the portal gets it at login or from GET /auth/csrf). Without
@@ -24,6 +25,7 @@ export class PortalGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly sessions: SessionsService,
+    private readonly developers: DevelopersService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -53,6 +55,10 @@ export class PortalGuard implements CanActivate {
       const { actor } = session;
       if (rule.permission && !(actor.account && accountRoleAllows(actor.account.role, rule.permission))) {
         throw new DomainError('insufficient_role', actor.account ? `Your role (${actor.account.role}) does not allow this.` : 'This needs a developer account.');
+      }
+      // Account routes of a suspended account are refused; /me and the staff pages are not.
+      if (rule.permission && actor.account && (await this.developers.get(actor.account.developerId)).suspendedAt) {
+        throw new DomainError('account_suspended', 'This account is suspended: contact the platform operator.');
       }
       if (rule.platform && !(actor.platformRole && platformRoleAllows(actor.platformRole, rule.platform))) {
         throw new DomainError('insufficient_role', 'This is for platform administrators.');

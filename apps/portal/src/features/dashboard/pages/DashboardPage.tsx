@@ -1,4 +1,5 @@
 import { Anchor, Button, Center, Loader, Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '../../auth';
@@ -7,20 +8,22 @@ import { BalancesTable } from '../../wallet';
 import { PageHeader } from '../../../shared/layout';
 import { formatTime } from '../../../shared/format/time';
 import { ErrorAlert } from '../../../shared/ui/ErrorAlert';
+import { FailedDeliveriesCard } from '../components/FailedDeliveriesCard';
 import { PeriodSummary } from '../components/PeriodSummary';
-import { useDashboard } from '../hooks/useDashboard';
+import { FAILED_DELIVERIES_QUERY_KEY, useDashboard } from '../hooks/useDashboard';
 
 // The chart (recharts) is a chunk of its own: the figures show while it loads.
 const VolumeChart = lazy(async () => ({ default: (await import('../components/VolumeChart')).VolumeChart }));
 
 /**
  * The landing page: the session mode's balances, today's and this month's successful volume and
- * success rate (UTC days), daily volume over 30 days, and the newest payments.
+ * success rate (UTC days), daily volume over 30 days, the newest payments and failed webhook deliveries.
  */
 export function DashboardPage() {
   const me = useMe();
   const mode = me.data?.session.mode ?? 'test';
   const dashboard = useDashboard();
+  const queryClient = useQueryClient();
 
   return (
     <>
@@ -28,7 +31,14 @@ export function DashboardPage() {
         title="Dashboard"
         description={`Your ${mode} figures. Days and months are UTC; volume counts successful payments by the time they were created.`}
         actions={
-          <Button variant="default" onClick={() => void dashboard.refetch()} loading={dashboard.isRefetching}>
+          <Button
+            variant="default"
+            onClick={() => {
+              void dashboard.refetch();
+              void queryClient.refetchQueries({ queryKey: FAILED_DELIVERIES_QUERY_KEY });
+            }}
+            loading={dashboard.isRefetching}
+          >
             Refresh
           </Button>
         }
@@ -94,6 +104,8 @@ export function DashboardPage() {
               </>
             )}
           </section>
+
+          <FailedDeliveriesCard mode={mode} />
         </>
       )}
     </>

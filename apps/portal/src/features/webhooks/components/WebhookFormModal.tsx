@@ -9,7 +9,7 @@ import { useCreateWebhook, useUpdateWebhook } from '../hooks/useWebhooks';
 
 export interface WebhookFormModalProps {
   opened: boolean;
-  /** The endpoint to edit (its events and version); none: register a new one. */
+  /** The endpoint to edit (its URL, events and version); none: register a new one. */
   webhook?: Webhook;
   onClose: () => void;
   /** After registering: the new endpoint, with its secret. */
@@ -21,7 +21,7 @@ const VERSIONS = [
   { value: 'v2', label: 'v2 (envelope)' },
 ];
 
-/** Registers an endpoint (URL, events, payload version) or changes an endpoint's events and version. */
+/** Registers an endpoint (URL, events, payload version) or changes an endpoint's URL, events and version. */
 export function WebhookFormModal({ opened, webhook, onClose, onCreated }: WebhookFormModalProps) {
   const create = useCreateWebhook();
   const update = useUpdateWebhook();
@@ -29,7 +29,7 @@ export function WebhookFormModal({ opened, webhook, onClose, onCreated }: Webhoo
   const form = useForm({
     initialValues: { url: '', events: [] as WebhookEvent[], version: 'v2' as WebhookVersion },
     validate: {
-      url: (value) => (webhook || /^https?:\/\/\S+$/i.test(value.trim()) ? null : 'An http:// or https:// URL'),
+      url: (value) => (/^https?:\/\/\S+$/i.test(value.trim()) ? null : 'An http:// or https:// URL'),
       events: (value) => (value.length ? null : 'Choose at least one event'),
     },
   });
@@ -52,7 +52,9 @@ export function WebhookFormModal({ opened, webhook, onClose, onCreated }: Webhoo
   const submit = form.onSubmit(({ url, events, version }) => {
     const onError = (error: unknown) => form.setErrors(fieldErrorsOf(error));
     if (webhook) {
-      update.mutate({ id: webhook.id, changes: { events, webhook_version: version } }, { onSuccess: close, onError });
+      // The URL only when it changed: the API checks a new one against the same rules as at registration.
+      const newUrl = url.trim() === webhook.url ? undefined : url.trim();
+      update.mutate({ id: webhook.id, changes: { ...(newUrl ? { url: newUrl } : {}), events, webhook_version: version } }, { onSuccess: close, onError });
     } else {
       create.mutate(
         { url: url.trim(), events, webhook_version: version },
@@ -71,19 +73,13 @@ export function WebhookFormModal({ opened, webhook, onClose, onCreated }: Webhoo
     <Modal opened={opened} onClose={close} title={webhook ? 'Edit endpoint' : 'Add an endpoint'} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          {webhook ? (
-            <Text size="sm" style={{ wordBreak: 'break-all' }}>
-              <code>{webhook.url}</code>
-            </Text>
-          ) : (
-            <TextInput
-              label="Endpoint URL"
-              description="Test mode also accepts http:// and, where the operator allows it, your own machine; live mode needs a public https:// address."
-              placeholder="https://example.com/webhooks/gateway"
-              required
-              {...form.getInputProps('url')}
-            />
-          )}
+          <TextInput
+            label="Endpoint URL"
+            description={`Test mode also accepts http:// and, where the operator allows it, your own machine; live mode needs a public https:// address.${webhook ? ' Deliveries go to the new URL from the next attempt on, signed with the same secret.' : ''}`}
+            placeholder="https://example.com/webhooks/gateway"
+            required
+            {...form.getInputProps('url')}
+          />
           <MultiSelect label="Events" description="What is sent to this endpoint." data={EVENT_GROUPS.map(({ group, items }) => ({ group, items: [...items] }))} searchable required {...form.getInputProps('events')} />
           <div>
             <Text size="sm" fw={500} id="webhook-version-label">
