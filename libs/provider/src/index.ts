@@ -17,4 +17,5 @@ export { PaymentProvider } from './payment-provider';
 export { PaystackHttpProvider, type PaystackHttpProviderOptions } from './paystack/paystack-http.provider';
 export { ProviderModule, paymentProviderFromConfig } from './provider.module';
 export { ProviderRejectedError } from './provider-rejected.error';
+export { estimateProviderFee, PUBLISHED_PROVIDER_FEES } from './published-fees';
 export * from './provider.types';

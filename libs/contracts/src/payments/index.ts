@@ -1,1 +1,2 @@
 export * from './payment.dto';
+export * from './payment-preview.dto';

@@ -3,6 +3,7 @@ export { PaymentsService, parseRequestCurrency, type CallbackPayment, type Captu
 export { PaymentConfirmationService } from './payment-confirmation.service';
 export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
 export { PaymentOutcomeHooks, type PaymentOutcomeListener } from './payment-outcome-hooks';
+export { PaymentPreviewService, toPaymentPreviewResponse, type PaymentPreview, type PaymentPreviewInput } from './payment-preview.service';
 export { PaymentRefundBalanceService, type RefundReservation } from './payment-refund-balance.service';
 export { PaymentsMaintenanceService } from './payments-maintenance.service';
 export { PaymentsSandboxService, type SandboxCheckoutOutcome } from './payments-sandbox.service';

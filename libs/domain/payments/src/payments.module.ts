@@ -13,6 +13,7 @@ import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentRefundBalanceService } from './payment-refund-balance.service';
 import { PaymentEntity } from './payment.entity';
 import { PaymentOutcomeHooks } from './payment-outcome-hooks';
+import { PaymentPreviewService } from './payment-preview.service';
 import { PaymentsMaintenanceService } from './payments-maintenance.service';
 import { PaymentsSandboxService } from './payments-sandbox.service';
 import { PaymentsRepository } from './payments.repository';
@@ -33,11 +34,12 @@ import { SavedCardsService } from './saved-cards.service';
     PaymentConfirmationService,
     PaymentChargesService,
     PaymentOutcomeHooks,
+    PaymentPreviewService,
     PaymentRefundBalanceService,
     PaymentsMaintenanceService,
     PaymentsSandboxService,
     SavedCardsService,
   ],
-  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentOutcomeHooks, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
+  exports: [PaymentsService, PaymentConfirmationService, PaymentChargesService, PaymentOutcomeHooks, PaymentPreviewService, PaymentRefundBalanceService, PaymentsMaintenanceService, PaymentsSandboxService, SavedCardsService],
 })
 export class PaymentsModule {}

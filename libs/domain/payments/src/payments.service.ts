@@ -389,7 +389,7 @@ function sameRequest(payment: PaymentEntity, fingerprint: string): PaymentEntity
 }
 
 /** @throws validation_error, split_shares_exceed_total */
-function parseSplits(splits: Array<{ subaccount: string; share: number }>): Array<{ subaccount: string; share: string }> {
+export function parseSplits(splits: Array<{ subaccount: string; share: number }>): Array<{ subaccount: string; share: string }> {
   const seen = new Set<string>();
   splits.forEach((split, i) => {
     if (seen.has(split.subaccount)) {

@@ -119,5 +119,24 @@ export const models = {
     },
     BulkPaymentsRequest: {
         items: { required: true, type: "array", maxItems: 10000, items: { type: "object", additionalProperties: true } }
+    },
+    PreviewPaymentRequest: {
+        amount: { required: true, type: () => Number, description: "Major unit, checked exactly as initialize checks it (limits and the currency's minimum).", example: 5000 },
+        currency: { required: false, type: () => String, description: "NGN by default.", example: "NGN" },
+        splits: { required: false, type: () => [contracts.PaymentSplitRequest], maxItems: 50 }
+    },
+    PaymentPreviewSplitResponse: {
+        subaccount: { required: true, type: () => String },
+        share: { required: true, type: () => Number },
+        amount: { required: true, type: () => Number, description: "The sub-account's part: the share of the amount rounded down to the cent (less any fee shortfall)." }
+    },
+    PaymentPreviewResponse: {
+        amount: { required: true, type: () => Number, example: 5000 },
+        currency: { required: true, type: () => String, example: "NGN" },
+        platform_fee: { required: true, type: () => Number, description: "The account's platform fee (its override, else the default).", example: 10 },
+        estimated_provider_fee: { required: true, type: () => Number, description: "The provider's published price of a local payment; verify ledgers the fee the provider reports.", example: 175 },
+        net_amount: { required: true, type: () => Number, description: "amount \u2212 platform fee \u2212 estimated provider fee, as `net_amount` after verify.", example: 4815 },
+        splits: { required: true, type: () => [contracts.PaymentPreviewSplitResponse] },
+        wallet_amount: { required: true, type: () => Number, description: "What stays in the wallet: net_amount \u2212 the split shares (rounding remainders included).", example: 4815 }
     }
 };

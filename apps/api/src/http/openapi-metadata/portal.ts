@@ -65,13 +65,13 @@ export const models = {
     CreatePortalKeyRequest: {
         kind: { required: false, type: () => String, enum: ["secret", "publishable"] },
         name: { required: false, type: () => String, minLength: 1, maxLength: 100 },
-        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true }
+        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
     },
     RotatePortalKeyRequest: {
         overlap_hours: { required: false, type: "integer", description: "0 or omitted: the old key stops at once. Otherwise it keeps working this many hours.", minimum: 0, maximum: 168 }
     },
     SetKeyScopesRequest: {
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true }
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
     },
     PortalKeyResponse: {
         id: { required: true, type: () => String },
@@ -79,7 +79,7 @@ export const models = {
         kind: { required: true, type: () => String, enum: ["secret", "publishable"] },
         name: { required: true, type: () => String, nullable: true },
         hint: { required: true, type: () => String, description: "Prefix and last four characters; the key itself is never shown again." },
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "sandbox:write"], isArray: true },
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true },
         status: { required: true, type: () => String, enum: ["active", "expired", "expiring", "revoked"] },
         created_at: { required: true, type: () => String, format: "date-time" },
         expires_at: { required: true, type: () => String, nullable: true, format: "date-time" },

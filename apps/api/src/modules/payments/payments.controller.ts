@@ -6,10 +6,12 @@ import {
   InitializePaymentResponse,
   InitializePaymentRequest,
   ListPaymentsQuery,
+  PaymentPreviewResponse,
   PaymentResponse,
+  PreviewPaymentRequest,
   VerifyPaymentRequest,
 } from '@gateway/contracts';
-import { PaymentChargesService, PaymentConfirmationService, PaymentsService, toPaymentResponse } from '@gateway/domain/payments';
+import { PaymentChargesService, PaymentConfirmationService, PaymentPreviewService, PaymentsService, toPaymentPreviewResponse, toPaymentResponse } from '@gateway/domain/payments';
 import { APP_CONFIG, type AppConfig, type DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
@@ -25,6 +27,7 @@ export class PaymentsController {
     private readonly payments: PaymentsService,
     private readonly confirmation: PaymentConfirmationService,
     private readonly charges: PaymentChargesService,
+    private readonly previews: PaymentPreviewService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -94,6 +97,25 @@ export class PaymentsController {
       idempotencyKey,
     );
     return toPaymentResponse(view, this.config.api.publicBaseUrl);
+  }
+
+  @Post('preview')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'payments:read' })
+  @ApiOperation({
+    summary: 'Preview the fees and splits of a payment',
+    description:
+      'Where the money of a payment of `amount` in `currency` with `splits` would go if it succeeded, computed exactly as verify computes and ledgers it: the account\'s platform fee, the provider fee estimated from the provider\'s published price (verify uses the fee the provider reports), each split\'s share and what stays in the wallet. ' +
+      'Checked like initialize (amount limits, currency, active sub-accounts, shares ≤ 1.0); nothing is written and the provider is not called (an `Idempotency-Key` is accepted as on every POST).',
+  })
+  @ApiContract({
+    body: PreviewPaymentRequest,
+    response: PaymentPreviewResponse,
+    errors: ['validation_error', 'invalid_currency', 'capability_not_supported', 'split_shares_exceed_total'],
+  })
+  async preview(@Tenant() ctx: DeveloperContext, @Body() body: PreviewPaymentRequest): Promise<PaymentPreviewResponse> {
+    return toPaymentPreviewResponse(await this.previews.preview(ctx, body));
   }
 
   @Post('verify')

@@ -1586,6 +1586,52 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        PreviewPaymentRequest: {
+            /**
+             * @description Major unit, checked exactly as initialize checks it (limits and the currency's minimum).
+             * @example 5000
+             */
+            amount: number;
+            /**
+             * @description NGN by default.
+             * @example NGN
+             */
+            currency?: string;
+            splits?: components["schemas"]["PaymentSplitRequest"][];
+        };
+        PaymentPreviewSplitResponse: {
+            subaccount: string;
+            share: number;
+            /** @description The sub-account's part: the share of the amount rounded down to the cent (less any fee shortfall). */
+            amount: number;
+        };
+        PaymentPreviewResponse: {
+            /** @example 5000 */
+            amount: number;
+            /** @example NGN */
+            currency: string;
+            /**
+             * @description The account's platform fee (its override, else the default).
+             * @example 10
+             */
+            platform_fee: number;
+            /**
+             * @description The provider's published price of a local payment; verify ledgers the fee the provider reports.
+             * @example 175
+             */
+            estimated_provider_fee: number;
+            /**
+             * @description amount − platform fee − estimated provider fee, as `net_amount` after verify.
+             * @example 4815
+             */
+            net_amount: number;
+            splits: components["schemas"]["PaymentPreviewSplitResponse"][];
+            /**
+             * @description What stays in the wallet: net_amount − the split shares (rounding remainders included).
+             * @example 4815
+             */
+            wallet_amount: number;
+        };
         VerifyPaymentRequest: {
             reference: string;
         };
@@ -2383,7 +2429,7 @@ export interface components {
             name: string | null;
             /** @description Prefix and last four characters; the key itself is never shown again. */
             hint: string;
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "expiring" | "revoked";
             /** Format: date-time */
@@ -2401,7 +2447,7 @@ export interface components {
             kind?: "secret" | "publishable";
             name?: string;
             /** @description Omitted or empty = full access. */
-            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
         };
         IssuedPortalKeyResponse: {
             key: components["schemas"]["PortalKeyResponse"];
@@ -2419,7 +2465,7 @@ export interface components {
             previous: components["schemas"]["PortalKeyResponse"];
         };
         SetKeyScopesRequest: {
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
         };
         IpAllowlistEntryResponse: {
             id: string;
@@ -2678,7 +2724,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "idempotency_key_in_progress" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
+            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "account_suspended" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "export_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "export_not_ready" | "idempotency_key_in_progress" | "export_expired" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
             /** @description For people; may change between versions. */
             message: string;
             /** @description Field name (dotted path for nested fields) → messages; present on `validation_error`. */
