@@ -9,4 +9,5 @@ export { WebhookDispatcher } from './webhook-dispatcher.service';
 export { WEBHOOK_DELIVERY_TASK } from './delivery-task';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } from './webhook.mapper';
 export { signPayload, signatureHeader, verifySignatureHeader } from './signature';
+export { webhookBody } from './webhook-payload';
 export { WebhookResolver } from './webhook-resolver';
