@@ -2,11 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { startEmbeddedPostgres } from '@gateway/platform';
 
 /**
- * `npm test`: every project's tests, each on a fresh database it creates on this run's server —
- * DATABASE_URL's server when set, otherwise an embedded PostgreSQL started for the run.
- * Extra arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
+ * `npm test`: every project's tests and the reliability tier, each on a fresh database it creates
+ * on this run's server — DATABASE_URL's server when set, otherwise an embedded PostgreSQL started
+ * for the run. `--reliability` runs the reliability tier alone (`npm run test:reliability`).
+ * Other arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
  */
 async function main(): Promise<number> {
+  const reliabilityOnly = process.argv.includes('--reliability');
+  const args = process.argv.slice(2).filter((arg) => arg !== '--reliability');
+  const targets = reliabilityOnly ? ['reliability'] : ['test', 'reliability'];
   // A signal sent to this process alone (npm forwards one: the script `exec`s it) is passed to the
   // test run; the embedded server is stopped once the run has ended.
   let child: ChildProcess | undefined;
@@ -27,7 +31,7 @@ async function main(): Promise<number> {
     return await new Promise<number>((resolve) => {
       child = spawn(
         process.execPath,
-        [require.resolve('nx/bin/nx'), 'run-many', '-t', 'test', '--outputStyle=stream', ...process.argv.slice(2)],
+        [require.resolve('nx/bin/nx'), 'run-many', '-t', ...targets, '--outputStyle=stream', ...args],
         { env, stdio: 'inherit' },
       );
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -29,6 +29,7 @@ const CATALOG: Record<string, Scope | 'public'> = {
   'GET /api/v1/customers/:ref/payments': 'customers:read',
   'POST /api/v1/payments/initialize': 'payments:write',
   'POST /api/v1/payments/verify': 'payments:write',
+  'POST /api/v1/payments/preview': 'payments:read',
   'POST /api/v1/refunds': 'refunds:write',
   'POST /api/v1/payment-intents': 'payment_intents:write',
   'GET /api/v1/payment-intents/:reference': 'payment_intents:read',

@@ -29,8 +29,10 @@ function verify(header, rawBody, secret, nowSeconds = Math.floor(Date.now() / 10
     const at = part.indexOf('=');
     return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
   });
-  const timestamp = Number(pairs.find(([key]) => key === 't')?.[1]);
-  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return false;
+  const t = pairs.find(([key]) => key === 't')?.[1] ?? '';
+  if (!/^\d+$/.test(t)) return false; // unix seconds, digits only
+  const timestamp = Number(t);
+  if (Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return false;
   const expected = crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
   // During a secret rotation the header carries two v1= values (new and previous secret): any may match.
   return pairs

@@ -10,4 +10,5 @@ export { WebhookHealthService, FAILING_ENDPOINT_WINDOW_DAYS, type FailingEndpoin
 export { WEBHOOK_DELIVERY_TASK } from './delivery-task';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } from './webhook.mapper';
 export { signPayload, signatureHeader, verifySignatureHeader } from './signature';
+export { webhookBody } from './webhook-payload';
 export { WebhookResolver } from './webhook-resolver';

@@ -21,8 +21,10 @@ export function signatureHeader(secrets: readonly string[], timestamp: number, b
 /** The receiver's check (used by tests and documented in docs/webhooks.md). */
 export function verifySignatureHeader(secret: string, header: string, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
   const parts = header.split(',').map((p) => p.split('='));
-  const t = Number(parts.find(([k]) => k === 't')?.[1]);
-  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
+  // Unix seconds as digits only, as signed: `1700000000.0` or `1.7e9` name the same second but are not the header's form.
+  const timestamp = parts.find(([k]) => k === 't')?.[1] ?? '';
+  const t = Number(timestamp);
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;
   const expected = Buffer.from(signPayload(secret, t, body), 'hex');
   return parts
     .filter(([k]) => k === 'v1')

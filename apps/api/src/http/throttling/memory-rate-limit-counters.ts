@@ -1,4 +1,4 @@
-import type { CounterRecord } from './fail-open-storage';
+import type { CounterRecord } from './fallback-storage';
 
 interface Window {
   hits: number;

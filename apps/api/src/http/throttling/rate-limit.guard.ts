@@ -2,7 +2,7 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type RouteMetadata, routeMetadata } from '../route-metadata';
-import type { CounterRecord } from './fail-open-storage';
+import type { CounterRecord } from './fallback-storage';
 import type { RateLimitBucket } from './rate-limit-buckets';
 import { RateLimitExceededError } from './rate-limit-exceeded.error';
 import { type RateLimitSnapshot, writeRateLimitHeaders } from './rate-limit-headers';

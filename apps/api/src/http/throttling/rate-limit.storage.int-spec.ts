@@ -8,8 +8,8 @@ import { RateLimitStorage } from './rate-limit.storage';
 // With REDIS_URL set (CI), an unreachable Redis fails this file. Only without REDIS_URL and without
 // a local Redis is the Redis case left out of the run, with a warning (testRedis).
 const { url: REDIS_URL, available: redisAvailable } = testRedis('the Redis outage tests');
-const itWithRedis = (name: string, test: () => Promise<void>): void => {
-  if (redisAvailable) it(name, test);
+const itWithRedis = (name: string, test: () => Promise<void>, timeoutMs?: number): void => {
+  if (redisAvailable) it(name, test, timeoutMs);
 };
 
 const WINDOW_MS = 1000;
@@ -23,43 +23,58 @@ describe('RateLimitStorage when Redis fails', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('starts without a reachable Redis, lets every request through and warns', async () => {
+  it('starts without a reachable Redis, counts per instance so the limit still holds, and warns', async () => {
     const storage = new RateLimitStorage(loadConfig({ REDIS_URL: 'redis://127.0.0.1:1' }));
     await storage.onModuleInit();
     try {
-      for (let i = 0; i < 5; i++) expect((await count(storage, 'k')).isBlocked).toBe(false);
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push((await count(storage, 'k')).isBlocked);
+      expect(answers).toEqual([false, false, false, true]);
       expect(warnings.length).toBeGreaterThanOrEqual(1);
-      expect(warnings[0]).toMatch(/ECONNREFUSED|not reachable|not limited/);
+      expect(warnings[0]).toMatch(/ECONNREFUSED|not reachable|per instance/);
     } finally {
       storage.onApplicationShutdown();
     }
   });
 
-  itWithRedis('fails open within the command timeout when Redis hangs, and limits again once it is back', async () => {
+  itWithRedis('counts per instance within the command timeout when Redis hangs, and shares the counters again once it is back', async () => {
     const proxy = await RedisProxy.start(REDIS_URL);
-    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
+    const prefix = `int-spec:${randomUUID()}:`;
+    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: prefix }));
+    const direct = new RateLimitStorage(loadConfig({ REDIS_URL, RATE_LIMIT_REDIS_PREFIX: prefix }));
     await storage.onModuleInit();
+    await direct.onModuleInit();
     try {
       for (let i = 0; i < 3; i++) await count(storage, 'hang');
       expect((await count(storage, 'hang')).isBlocked).toBe(true);
 
       proxy.hang();
       const started = Date.now();
-      const during = await count(storage, 'hang');
-      expect(during.isBlocked).toBe(false);
+      const during = await count(storage, 'local');
+      expect(during).toMatchObject({ totalHits: 1, isBlocked: false });
       // The 500 ms command timeout answers; without it a hung Redis never would. The bound leaves a
       // loaded machine room (it is not the timeout's precision that is tested).
       expect(Date.now() - started).toBeLessThan(3000);
-      expect(warnings.some((w) => w.includes('requests are not limited'))).toBe(true);
+      expect(warnings.some((w) => w.includes('counting per instance'))).toBe(true);
+      // Later requests count locally at once (no wait on the hung Redis), and the limit holds.
+      const quick = Date.now();
+      const local = [];
+      for (let i = 0; i < 3; i++) local.push((await count(storage, 'local')).isBlocked);
+      expect(local).toEqual([false, false, true]);
+      expect(Date.now() - quick).toBeLessThan(400);
 
       proxy.resume();
-      await until(async () => (await count(storage, 'recovered', 1)).totalHits > 0);
-      expect((await count(storage, 'recovered', 1)).isBlocked).toBe(true);
+      // Another instance counts 100 hits in Redis; once this one reads Redis again it sees them
+      // (its own memory, polled every 200 ms for at most 10 s, cannot reach 100).
+      const probe = (s: RateLimitStorage) => s.increment('shared', 60_000, 1_000, 60_000, 'api-key');
+      for (let i = 0; i < 100; i++) await probe(direct);
+      await until(async () => (await probe(storage)).totalHits > 100, 10_000, 200);
     } finally {
       storage.onApplicationShutdown();
+      direct.onApplicationShutdown();
       await proxy.close();
     }
-  });
+  }, 20_000);
 });
 
 /** A TCP relay in front of the real Redis that can stop relaying, to play a hung server. */
@@ -110,10 +125,10 @@ class RedisProxy {
   }
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+async function until(condition: () => Promise<boolean>, timeoutMs = 5000, pollMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

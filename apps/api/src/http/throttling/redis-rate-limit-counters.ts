@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { CounterRecord } from './fail-open-storage';
+import type { CounterRecord } from './fallback-storage';
 
 /** A counter update slower than this is given up on, and the request let through. */
 const COMMAND_TIMEOUT_MS = 500;

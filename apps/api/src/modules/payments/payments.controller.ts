@@ -100,13 +100,14 @@ export class PaymentsController {
   }
 
   @Post('preview')
+  @Idempotent()
   @HttpCode(200)
   @Authenticated({ scope: 'payments:read' })
   @ApiOperation({
     summary: 'Preview the fees and splits of a payment',
     description:
       'Where the money of a payment of `amount` in `currency` with `splits` would go if it succeeded, computed exactly as verify computes and ledgers it: the account\'s platform fee, the provider fee estimated from the provider\'s published price (verify uses the fee the provider reports), each split\'s share and what stays in the wallet. ' +
-      'Checked like initialize (amount limits, currency, active sub-accounts, shares ≤ 1.0); nothing is stored and the provider is not called, so it needs no idempotency key.',
+      'Checked like initialize (amount limits, currency, active sub-accounts, shares ≤ 1.0); nothing is written and the provider is not called (an `Idempotency-Key` is accepted as on every POST).',
   })
   @ApiContract({
     body: PreviewPaymentRequest,
