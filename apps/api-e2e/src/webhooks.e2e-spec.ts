@@ -365,6 +365,8 @@ describe('webhooks', () => {
       await until(() => to('?kept').length >= 3, "the kept endpoint's retries");
       expect(to('?doomed')).toHaveLength(1);
       expect(await deliveryStatuses(doomed.id)).toEqual(['failed']);
+      // The receiver has the last attempt before the dispatcher records its answer: wait for the record.
+      await until(async () => (await deliveryStatuses(kept.id))[0] === 'failed', "the kept endpoint's last attempt to be recorded");
       expect(await deliveryStatuses(kept.id)).toEqual(['failed']);
     } finally {
       receiver.respond = () => 200;
