@@ -2,15 +2,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { startEmbeddedPostgres } from '@gateway/platform';
 
 /**
- * `npm test`: every project's tests and the reliability tier, each on a fresh database it creates
- * on this run's server — DATABASE_URL's server when set, otherwise an embedded PostgreSQL started
- * for the run. `--reliability` runs the reliability tier alone (`npm run test:reliability`).
- * Other arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
+ * `npm test`: every project's tests, then the reliability tier, each on a fresh database it
+ * creates on this run's server — DATABASE_URL's server when set, otherwise an embedded PostgreSQL
+ * started for the run. The tier runs after the other tests, not beside them: its trials load both
+ * cores, and timing-sensitive tests must not share the machine with them. `--reliability` runs the
+ * tier alone (`npm run test:reliability`). Other arguments go to `nx run-many` (e.g.
+ * `npm test -- --projects=api-e2e`).
  */
 async function main(): Promise<number> {
   const reliabilityOnly = process.argv.includes('--reliability');
   const args = process.argv.slice(2).filter((arg) => arg !== '--reliability');
-  const targets = reliabilityOnly ? ['reliability'] : ['test', 'reliability'];
+  const stages = reliabilityOnly ? ['reliability'] : ['test', 'reliability'];
   // A signal sent to this process alone (npm forwards one: the script `exec`s it) is passed to the
   // test run; the embedded server is stopped once the run has ended.
   let child: ChildProcess | undefined;
@@ -27,15 +29,17 @@ async function main(): Promise<number> {
     : await startEmbeddedPostgres({ dir: '.data/test-postgres', port: 54330, log: (l) => process.stderr.write(`${l}\n`) });
   const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false' };
   try {
-    if (interrupted) return 1;
-    return await new Promise<number>((resolve) => {
-      child = spawn(
-        process.execPath,
-        [require.resolve('nx/bin/nx'), 'run-many', '-t', ...targets, '--outputStyle=stream', ...args],
-        { env, stdio: 'inherit' },
-      );
-      child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    });
+    // Every stage runs, so one failing stage does not hide another's results; the run fails if any did.
+    let failed = 0;
+    for (const target of stages) {
+      if (interrupted) return 1;
+      const code = await new Promise<number>((resolve) => {
+        child = spawn(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', target, '--outputStyle=stream', ...args], { env, stdio: 'inherit' });
+        child.on('exit', (exit, signal) => resolve(exit ?? (signal ? 1 : 0)));
+      });
+      failed ||= code;
+    }
+    return failed;
   } finally {
     await embedded?.stop();
   }

@@ -4,7 +4,7 @@ import { type TestGateway, startGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant, type TestMerchant } from '../support/merchants';
 import { buyer, customerWithSavedCard, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from '../support/payments';
-import { trials } from './trials';
+import { timeoutFor, trials } from './trials';
 
 const REQUESTS_PER_TRIAL = 20;
 
@@ -66,7 +66,7 @@ describe('reliability: idempotency races across two API instances', () => {
       const fetched = await http(second.baseUrl, 'GET', `/api/v1/payments/${original.body.data.reference}`, { token: merchant.key });
       expect(fetched.status).toBe(200);
     }
-  });
+  }, timeoutFor(trials(200), 3_000));
 
   it(`charge: ${trials(200)} trials of 20 same-key charges of a saved card → one charge and one provider call each`, async () => {
     const { email, code } = await customerWithSavedCard(h, undefined, merchant);
@@ -79,7 +79,7 @@ describe('reliability: idempotency races across two API instances', () => {
       references.add(original.body.data.reference as string);
     }
     expect(references.size).toBe(trials(200));
-  });
+  }, timeoutFor(trials(200), 3_000));
 
   it(`refund: ${trials(200)} trials of 20 same-key refunds → one refund and one provider call each`, async () => {
     for (let trial = 0; trial < trials(200); trial++) {
@@ -93,5 +93,5 @@ describe('reliability: idempotency races across two API instances', () => {
       const refunds = await http(second.baseUrl, 'GET', `/api/v1/refunds?payment=${reference}`, { token: merchant.key });
       expect([trial, refunds.body.data.filter((r: { payment_reference: string }) => r.payment_reference === reference).length]).toEqual([trial, 1]);
     }
-  });
+  }, timeoutFor(trials(200), 3_000));
 });

@@ -3,7 +3,7 @@ import { type TestGateway, startGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant } from '../support/merchants';
 import { buyer, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from '../support/payments';
-import { trials } from './trials';
+import { timeoutFor, trials } from './trials';
 
 const CONCURRENT = 32;
 const PAYMENT = '100000';
@@ -56,5 +56,5 @@ describe('reliability: no overdraw under concurrent refunds across two API insta
       expect([trial, served, refused, left.isNegative()]).toEqual([trial, capacity, CONCURRENT - capacity, false]);
       expect([trial, left.toString()]).toEqual([trial, funded.minus(Amount.fromMinor(BigInt(capacity) * Amount.parse(REFUND).toMinor())).toString()]);
     }
-  });
+  }, timeoutFor(trials(200), 5_000));
 });
