@@ -133,7 +133,8 @@ describe('portal sessions and API keys in a browser, against the real API', () =
     await page.context().clearCookies();
     const nav = page.getByRole('navigation', { name: 'Portal' });
     await nav.getByRole('link', { name: 'API status' }).click();
-    await nav.getByRole('link', { name: 'API keys' }).click();
+    // A page whose data this tab has not loaded yet: its first request meets the ended session.
+    await nav.getByRole('link', { name: 'Request logs' }).click();
     await page.getByText('Your session has ended').waitFor();
     expect(new URL(page.url()).hash).toContain('#/sign-in');
   });

@@ -28,11 +28,10 @@ export function App() {
     () =>
       onSessionExpired(() => {
         const hadSession = queryClient.getQueryData(ME_QUERY_KEY) !== undefined;
+        if (!hadSession) return;
+        queryClient.clear();
         const { pathname, search } = router.state.location;
-        if (!hadSession || pathname === '/sign-in') return;
-        // Leave first, then forget: cleared while the page is still shown, its session guard would
-        // ask who is there again and send the user to sign in itself, without saying why.
-        void router.navigate(`/sign-in?next=${encodeURIComponent(pathname + search)}`, { replace: true, state: { expired: true } }).then(() => queryClient.clear());
+        void router.navigate(`/sign-in?next=${encodeURIComponent(pathname + search)}`, { replace: true, state: { expired: true } });
       }),
     [queryClient, router],
   );

@@ -18,7 +18,8 @@ export function RequireSession() {
   if (me.isError) {
     if (isApiError(me.error) && me.error.status === 401) {
       const next = `${location.pathname}${location.search}`;
-      return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;
+      // A refetch that failed keeps the last answer: there was a session, and it ended.
+      return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace state={{ expired: me.data !== undefined }} />;
     }
     return <ErrorAlert title="Your account could not be loaded" error={me.error} onRetry={() => void me.refetch()} />;
   }
