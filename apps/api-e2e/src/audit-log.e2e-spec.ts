@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { http } from './support/http';
 import { buyer, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 import { type PortalAccount, type PortalClient, provisionAccount, signedInPlatformUser } from './support/portal-client';
+import { parse } from 'csv-parse/sync';
 
 interface AuditRow {
   id: string;
@@ -19,38 +20,8 @@ interface AuditRow {
 
 const accountNumber = () => `2${String(BigInt(`0x${randomBytes(6).toString('hex')}`) % 1_000_000_000n).padStart(9, '0')}`;
 
-/** RFC 4180: fields separated by commas, quoted when they hold a comma, quote or line break. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') endField();
-    else if (c === '\n') {
-      endField();
-      rows.push(row);
-      row = [];
-    } else if (c !== '\r') field += c;
-  }
-  if (field || row.length) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
-}
+/** RFC 4180 records, read by the csv-stringify project's own parser. */
+const parseCsv = (text: string): string[][] => parse(text);
 
 /**
  * The audit log over HTTP: every audited action leaves exactly one row with who, from where, what

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { EXPORT_COLUMNS, toCsvCells } from './export-columns';
+import { parse } from 'csv-parse/sync';
 
 const payment = {
   reference: 'PAY_1',
@@ -23,39 +24,8 @@ const payment = {
   created_at: '2026-11-26T10:00:00.000Z',
 };
 
-/** RFC 4180 records (quoted fields may hold commas, quotes and newlines). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    record.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted && ch === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (ch === '"') {
-      quoted = !quoted;
-    } else if (!quoted && ch === ',') {
-      endField();
-    } else if (!quoted && ch === '\n') {
-      endField();
-      records.push(record);
-      record = [];
-    } else if (quoted || ch !== '\r') {
-      field += ch;
-    }
-  }
-  if (field !== '' || record.length > 0) {
-    endField();
-    records.push(record);
-  }
-  return records;
-}
+/** RFC 4180 records, read by the csv-stringify project's own parser. */
+const parseCsv = (text: string): string[][] => parse(text);
 
 const cellsOf = (row: object, type: keyof typeof EXPORT_COLUMNS = 'payments') => {
   const columns = EXPORT_COLUMNS[type];

@@ -5,10 +5,10 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../../shared/layout';
 import { ErrorAlert } from '../../../shared/ui/ErrorAlert';
 // The table and before/after view are the account audit page's own (features/audit).
+import { AuditFiltersForm } from '../../audit/components/AuditFiltersForm';
 import { AuditTable } from '../../audit/components/AuditTable';
 import { ChangesModal } from '../../audit/components/ChangesModal';
 import { adminAuditCsvHref, listAdminAuditEvents, type AdminAuditFilters, type AuditEvent } from './api';
-import { AdminAuditFiltersForm } from './AdminAuditFiltersForm';
 
 function useAdminAuditEvents(filters: AdminAuditFilters) {
   return useInfiniteQuery({
@@ -43,7 +43,7 @@ export function AuditLogPage() {
           </Group>
         }
       />
-      <AdminAuditFiltersForm onApply={setFilters} />
+      <AuditFiltersForm withAccount onApply={setFilters} />
       {events.isPending && (
         <Center py="xl">
           <Loader aria-label="Loading the audit log" />
