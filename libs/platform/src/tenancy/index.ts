@@ -1,2 +1,3 @@
 export * from './developer-context';
 export * from './test-mode';
+export * from './request-scope';
