@@ -18,7 +18,10 @@ export default [
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim'] },
             { sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app', 'type:sdk'] },
+            // The published SDK stands alone: it depends on nothing of ours (its types come from the
+            // generated OpenAPI schema), and only the black-box tests import it.
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts'] },
             // Within the domain, dependencies point down, tier by tier, never sideways:
             // - edge (provider-webhooks): routes one outside input to the flows it concerns;
@@ -114,7 +117,7 @@ export default [
           allow: ['@gateway/api', '@gateway/provider-sim'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:domain', 'type:provider', 'type:platform', 'type:contracts', 'type:sim', 'type:app', 'type:sdk'] },
           ],
         },
       ],

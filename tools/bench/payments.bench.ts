@@ -1,17 +1,13 @@
 import 'reflect-metadata';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createApiApp } from '@gateway/api';
-import { ApiKeysService } from '@gateway/domain/api-keys';
-import { CustomersService } from '@gateway/domain/customers';
-import { DevelopersService } from '@gateway/domain/developers';
-import { loadConfig } from '@gateway/platform';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
+import { measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
 import { benchGatewayEnv, type LoadResult } from './bench-support';
-import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
+import type { BenchRequest } from './baseline/rotating-load';
+import { createWallets, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
 import { runPgbench } from './pgbench/run-pgbench';
 
 /**
@@ -24,7 +20,7 @@ import { runPgbench } from './pgbench/run-pgbench';
  * Processes (2 cores, everything shares them; scenarios run one after the other):
  * - this process: orchestration and the provider simulator (its own event loop; idle except for
  *   the API's verify calls);
- * - the API in a child process (`--serve-api`), the bare server in another (started after the API
+ * - the API in a child process (`serve-api.ts`), the bare server in another (started after the API
  *   is stopped), autocannon in a third, pgbench, and PostgreSQL.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:payments
@@ -38,20 +34,11 @@ const API_POOL = Number(process.env.BENCH_API_POOL ?? 12_000);
 const BARE_POOL = Number(process.env.BENCH_BARE_POOL ?? 40_000);
 const PGBENCH_POOL = Number(process.env.BENCH_PGBENCH_POOL ?? 60_000);
 const AMOUNT = '5000.00';
-const WARM_UP_SHARE = 0.25;
 /** Comma-separated scenario ids to run (initialize, verify, hot, get, bare, pgbench): for profiling one. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (id: string) => !ONLY || ONLY.includes(id);
 /** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`). */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
-
-interface Merchant {
-  developerId: string;
-  customerId: string;
-  customerReference: string;
-  email: string;
-  key: string;
-}
 
 interface Row extends LoadResult {
   apiCpuUsPerRequest?: number;
@@ -90,7 +77,7 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [];
     log('API: starting (child process)…');
-    const api = await startChild(children, ['--serve-api'], env, __filename, CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []);
+    const api = await startChild(children, [], env, SERVE_API, CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []);
     const apiUrl = `http://127.0.0.1:${api.port}`;
     const keyOf = new Map(merchants.map((m) => [m.developerId, m.key]));
     const asApi = (p: PreparedPayment): BenchRequest => ({
@@ -155,21 +142,11 @@ async function main(): Promise<void> {
   }
 }
 
-/** Warm-up on a quarter of the requests, then the measured run on the rest (verify: each used once). */
+/** Warm-up, then the measured run (verify: each prepared payment used once). */
 async function measure(server: ChildProcess, label: string, url: string, requests: BenchRequest[], once: boolean): Promise<Row> {
-  const split = once ? Math.floor(requests.length * WARM_UP_SHARE) : 0;
-  const warm = await loadRotating(`warm-up ${label}`, url, once ? requests.slice(0, split) : requests, { connections: CONNECTIONS, durationSeconds: WARM_UP_SECONDS, once });
-  failOnErrors(warm);
-  const before = cpuTicks(server);
-  const result = await loadRotating(label, url, once ? requests.slice(split) : requests, { connections: CONNECTIONS, durationSeconds: SECONDS, once });
-  const cpu = ((cpuTicks(server) - before) * 1e6) / CLOCK_TICKS_PER_SECOND;
-  failOnErrors(result);
+  const result = await measureRotating(server, label, url, requests, { once, connections: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS });
   log(`${label}: ${result.rps} req/s`);
-  return { ...result, cpuUsPerRequest: Math.round(cpu / Math.max(1, result.requests)), exhausted: result.exhausted || warm.exhausted };
-}
-
-function failOnErrors(result: RotatingLoadResult): void {
-  if (result.non2xx || result.errors) throw new Error(`${result.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
 }
 
 function report(rows: Row[], ledgerViolations: unknown[]): void {
@@ -197,70 +174,6 @@ function report(rows: Row[], ledgerViolations: unknown[]): void {
   console.log(`\nledger invariant violations after the run: ${ledgerViolations.length ? JSON.stringify(ledgerViolations) : 'none'}`);
 }
 
-async function provisionMerchants(env: Record<string, string>, count: number): Promise<Merchant[]> {
-  const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
-  try {
-    const developers = app.get(DevelopersService, { strict: false });
-    const keys = app.get(ApiKeysService, { strict: false });
-    const customers = app.get(CustomersService, { strict: false });
-    const merchants: Merchant[] = [];
-    for (let i = 0; i < count; i++) {
-      const developer = await developers.create({ email: `bench-${i}@example.com`, name: `Bench ${i}`, emailVerified: true });
-      const { secret } = await keys.issue({ developerId: developer.id, mode: 'test', kind: 'secret', scopes: ['payments:read', 'payments:write'] });
-      const email = `buyer-${i}@example.com`;
-      const customer = await customers.create({ developerId: developer.id, mode: 'test' }, { email });
-      merchants.push({ developerId: developer.id, customerId: customer.id, customerReference: customer.reference, email, key: secret });
-    }
-    return merchants;
-  } finally {
-    await app.close();
-  }
-}
-
-/** Every merchant's NGN wallet exists before the runs, as it does for any merchant past its first payment. */
-async function createWallets(db: Client, merchants: Merchant[]): Promise<void> {
-  await db.query(
-    `WITH w AS (INSERT INTO wallets (developer_id, mode, currency) SELECT unnest($1::uuid[]), 'test', 'NGN' RETURNING id)
-     INSERT INTO wallet_balance_slots (wallet_id, slot) SELECT w.id, s FROM w, generate_series(0, 15) AS s`,
-    [merchants.map((m) => m.developerId)],
-  );
-}
-
-interface PreparedPayment {
-  reference: string;
-  developerId: string;
-}
-
-/**
- * Pending NGN payments as initialize leaves them, round-robin over `merchants`, referenced
- * `<prefix><n>` (n from 1, for pgbench's sequence) or `<prefix>_<random>`.
- */
-async function preparePayments(db: Client, prefix: string, merchants: Merchant[], count: number, numbered = false): Promise<PreparedPayment[]> {
-  const reference = numbered ? `$2 || g` : `'PAY_' || $2 || substr(md5(random()::text || g), 1, 17)`;
-  const { rows } = await db.query(
-    `INSERT INTO payments (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
-       metadata, splits, provider_access_code, provider_authorization_url, created_at, updated_at)
-     SELECT m.developer_id, 'test', ${reference}, 'pending', m.customer_id, m.customer_reference, m.email, $3::numeric, 'NGN', 0,
-       '{"order":"bench"}', '[]', 'ACCESS_bench', 'http://127.0.0.1/checkout/bench', now(), now()
-     FROM generate_series(1, $1::int) AS g
-     JOIN unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[]) WITH ORDINALITY AS m (developer_id, customer_id, customer_reference, email, n)
-       ON m.n = (g - 1) % $8::int + 1
-     ORDER BY g
-     RETURNING reference, developer_id`,
-    [
-      count,
-      numbered ? prefix : prefix.slice(0, 3),
-      AMOUNT,
-      merchants.map((m) => m.developerId),
-      merchants.map((m) => m.customerId),
-      merchants.map((m) => m.customerReference),
-      merchants.map((m) => m.email),
-      merchants.length,
-    ],
-  );
-  return numbered ? [] : (rows as Array<{ reference: string; developer_id: string }>).map((r) => ({ reference: r.reference, developerId: r.developer_id }));
-}
-
 /** Each payment's transaction exists at the simulator and the customer has paid it (no callback). */
 async function payAtSimulator(sim: ProviderSimulator, secret: string, payments: PreparedPayment[]): Promise<void> {
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
@@ -273,58 +186,11 @@ async function payAtSimulator(sim: ProviderSimulator, secret: string, payments: 
   }
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** user + system CPU time of a child process, in clock ticks (Linux /proc). */
-function cpuTicks(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid as number}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-async function startChild(
-  children: ChildProcess[],
-  args: string[],
-  env: Record<string, string>,
-  entry = __filename,
-  nodeOptions: string[] = [],
-): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...nodeOptions, '-r', '@swc-node/register', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  const port = await new Promise<number>((done, fail) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /READY (\d+)/.exec(output);
-      if (match) done(Number(match[1]));
-    });
-    child.once('exit', (code) => fail(new Error(`${entry} exited (${code}) before listening`)));
-  });
-  return { child, port };
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** `--serve-api`: the real API in this (child) process, on a free loopback port. */
-async function serveApi(): Promise<void> {
-  const config = loadConfig(process.env);
-  const app = await createApiApp({ config, databaseUrl: config.database.url as string });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  process.stdout.write(`READY ${(app.getHttpServer().address() as { port: number }).port}\n`);
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-}
-
 function log(line: string): void {
   process.stderr.write(`[bench:payments] ${line}\n`);
 }
 
-const entry = process.argv.includes('--serve-api') ? serveApi : main;
-void entry().catch((error: unknown) => {
+void main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { CustomerResponse } from '@gateway/contracts';
 import { createApiApp } from '@gateway/api';
 import { DevelopersService } from '@gateway/domain/developers';
@@ -11,6 +9,7 @@ import { EventsService, WebhooksService } from '@gateway/domain/webhooks';
 import { type DeveloperContext, inTransaction, loadConfig } from '@gateway/platform';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { DataSource } from 'typeorm';
+import { type SchedulerChild, startScheduler } from './bench-processes';
 
 /**
  * Webhook delivery: throughput and commit-to-delivery latency. See docs/benchmarks.md ("Webhooks").
@@ -32,7 +31,6 @@ const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const LIGHT_EVENTS = Number(process.env.BENCH_LIGHT_EVENTS ?? 50);
 const EMITTERS = Number(process.env.BENCH_EMITTERS ?? 8);
 const WARM_UP_EVENTS = 10;
-const ROOT = resolve(__dirname, '../..');
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -47,7 +45,7 @@ async function main(): Promise<void> {
   const receiver = new ArrivalReceiver();
   const receiverUrl = await receiver.start();
   const app = await createApiApp({ config: loadConfig(env), databaseUrl, logger: false });
-  let scheduler: Scheduler | undefined;
+  let scheduler: SchedulerChild | undefined;
   try {
     const developer = await app.get(DevelopersService, { strict: false }).create({ email: 'bench-webhooks@example.com', name: 'Bench', emailVerified: true });
     const ctx: DeveloperContext = { developerId: developer.id, mode: 'test' };
@@ -193,48 +191,6 @@ class ArrivalReceiver {
     this.server?.closeAllConnections();
     return new Promise((done) => (this.server ? this.server.close(() => done()) : done()));
   }
-}
-
-interface Scheduler {
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** The real scheduler app, as `npm start` runs it; ready once its health endpoint answers. */
-async function startScheduler(env: Record<string, string>): Promise<Scheduler> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/scheduler/src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, SCHEDULER_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`scheduler exited: ${output}`);
-    if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`scheduler did not start: ${output}`);
-    await sleep(200);
-  }
-  // Health answers once Nest is listening; the worker has connected by then (bootstrap hook).
-  return {
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((done) => probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as AddressInfo;
-    probe.close(() => done(port));
-  }));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

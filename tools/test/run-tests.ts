@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@gateway/platform';
+import { dropTestDatabase } from '@gateway/platform/testing';
 
 /**
  * `npm test`: every project's tests, then the reliability tier, each on a fresh database it
@@ -27,7 +31,10 @@ async function main(): Promise<number> {
   const embedded = serverUrl
     ? undefined
     : await startEmbeddedPostgres({ dir: '.data/test-postgres', port: 54330, log: (l) => process.stderr.write(`${l}\n`) });
-  const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false' };
+  // The e2e tests' databases and the apps' logs stay until the reliability tier's secrets-at-rest
+  // scan has read them (apps/api-e2e/src/support/test-artifacts.ts); this run removes them at the end.
+  const artifacts = await mkdtemp(join(tmpdir(), 'gateway-test-run-'));
+  const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false', TEST_RUN_ARTIFACTS_DIR: artifacts };
   try {
     // Every stage runs, so one failing stage does not hide another's results; the run fails if any did.
     let failed = 0;
@@ -41,8 +48,18 @@ async function main(): Promise<number> {
     }
     return failed;
   } finally {
+    await removeArtifacts(artifacts, env.TEST_DATABASE_SERVER_URL as string);
     await embedded?.stop();
   }
+}
+
+/** Drops every database the stages kept (listed one per line in `databases.txt`) and removes the directory. */
+async function removeArtifacts(dir: string, serverUrl: string): Promise<void> {
+  const kept = await readFile(join(dir, 'databases.txt'), 'utf8').catch(() => '');
+  for (const url of new Set(kept.split('\n').filter(Boolean))) {
+    await dropTestDatabase(url, serverUrl).catch((error: unknown) => process.stderr.write(`could not drop ${new URL(url).pathname.slice(1)}: ${String(error)}\n`));
+  }
+  await rm(dir, { recursive: true, force: true });
 }
 
 main().then(

@@ -34,6 +34,9 @@ import { InvoicesApiModule } from './modules/invoices/invoices-api.module';
 import { ExportsApiModule } from './modules/exports/exports-api.module';
 import { SubscriptionsApiModule } from './modules/subscriptions/subscriptions-api.module';
 import { AnalyticsApiModule } from './modules/analytics/analytics-api.module';
+import { RequestsApiModule } from './modules/requests/requests-api.module';
+import { EventsApiModule } from './modules/events/events-api.module';
+import { RequestLogsApiModule } from './modules/request-logs/request-logs-api.module';
 import { HealthModule } from './modules/health/health.module';
 import { PortalModule } from './modules/portal/portal.module';
 
@@ -76,6 +79,9 @@ export class AppModule {
         ExportsApiModule,
         SubscriptionsApiModule,
         AnalyticsApiModule,
+        EventsApiModule,
+        RequestLogsApiModule,
+        RequestsApiModule,
         IdempotencyHttpModule,
         RateLimitModule,
         RequestLogsModule.register(config.requestLog),

@@ -9,6 +9,7 @@ import { type ReceivedWebhook, WebhookReceiver } from './support/webhook-receive
 import { checkPage } from './support/page-checks';
 import { openPages, type PortalInBrowser, signInTo, startPortalInBrowser } from './support/portal-browser';
 import type { PortalClient } from './support/real-gateway';
+import { DataSource } from 'typeorm';
 
 describe('portal webhooks pages in a browser, against the real API', () => {
   let portal: PortalInBrowser;
@@ -273,5 +274,77 @@ describe('portal webhooks pages in a browser, against the real API', () => {
     const otherPage = await newPage();
     await signInTo(otherPage, portal.portalUrl, '#/dashboard', other.ownerEmail, 'Dashboard');
     await otherPage.getByText('No failed test deliveries').waitFor();
+  }, 180_000);
+
+  it('shows a disabled endpoint’s health; Enable brings it back and “Replay failed since…” queues its failed deliveries', async () => {
+    const account = await portal.provision();
+    const id = await endpointVia(account.owner);
+    receiver.respond = () => 500;
+    const failedTest = await account.owner.post('/api/portal/webhooks/test', { body: { webhook_id: id } });
+    expect(failedTest.body.data).toMatchObject({ success: false, status_code: 500 });
+    receiver.respond = () => 200;
+    // What the scheduler's scan leaves after a long run of failures (no scheduler runs here): two
+    // payment.success deliveries that ended failed, the endpoint disabled with its run on record.
+    const db = portal.gateway.app.get(DataSource);
+    const failedAt = new Date(portal.gateway.clock.now().getTime() - 3 * 86_400_000);
+    const [endpoint] = (await db.query(`SELECT id, developer_id FROM webhook_endpoints WHERE reference = $1`, [id])) as Array<{ id: string; developer_id: string }>;
+    const events = (await db.query(
+      `INSERT INTO events (id, developer_id, mode, name, data, created_at)
+       SELECT 'evt_portal' || substr(md5(random()::text || g), 1, 20), $1, 'test', 'payment.success', '{}'::jsonb, $2::timestamptz + g * interval '1 minute' FROM generate_series(1, 2) g
+       RETURNING id, created_at`,
+      [endpoint.developer_id, failedAt],
+    )) as Array<{ id: string; created_at: Date }>;
+    for (const event of events) {
+      await db.query(
+        `INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, completed_at) VALUES ($1, 'test', $2, $3, 'failed', 6, $4, $4, $4)`,
+        [endpoint.developer_id, endpoint.id, event.id, event.created_at],
+      );
+    }
+    await db.query(
+      `UPDATE webhook_endpoints SET status = 'disabled', disabled_at = $2, disabled_reason = 'consecutive_failures', consecutive_failed_deliveries = 20, failing_since = $3 WHERE id = $1`,
+      [endpoint.id, portal.gateway.clock.now(), failedAt],
+    );
+
+    const page = await newPage();
+    await signInTo(page, portal.portalUrl, '#/webhooks', account.ownerEmail, 'Webhooks');
+    const table = page.getByRole('table', { name: 'Webhook endpoints' });
+    await table.getByRole('row').filter({ hasText: id }).getByText('Disabled').waitFor();
+    await table.getByRole('row').filter({ hasText: id }).getByText('20 failed in a row').waitFor();
+    await table.getByRole('link', { name: receiverUrl }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook endpoint' }).waitFor();
+    const stopped = page.getByRole('alert').filter({ hasText: 'Deliveries to this endpoint are stopped' });
+    await stopped.getByText(/after 20 deliveries in a row failed/).waitFor();
+    const health = page.getByRole('region', { name: 'Endpoint health' });
+    await health.getByTestId('health-success-rate').getByText('0 % of 1 attempt').waitFor();
+    await health.getByTestId('health-last-failure').getByText(/http_status \(HTTP 500\)/).waitFor();
+    expect(await page.getByRole('button', { name: 'Replay failed since…' }).isDisabled()).toBe(true);
+    await checkPage(page, 'webhook-disabled');
+
+    // Enable: a fresh run; the replay dialog opens from the run's first failure.
+    await stopped.getByRole('button', { name: 'Enable endpoint' }).click();
+    await page.getByText('Endpoint enabled').first().waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Replay failed deliveries' });
+    const since = dialog.getByLabel('Failed since');
+    expect(new Date(await since.inputValue()).getTime()).toBeLessThanOrEqual(failedAt.getTime());
+    await dialog.getByRole('button', { name: 'Replay' }).click();
+    await page.getByText('2 failed deliveries queued').first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    // Enabled, but its last attempt failed (the replayed ones are sent by the scheduler).
+    await page.getByRole('region', { name: 'Endpoint health' }).getByTestId('endpoint-status').getByText('Failing').waitFor();
+    const queued = (await db.query(`SELECT status, replay_requested_at IS NOT NULL AS marked FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY ($2::text[])`, [
+      endpoint.id,
+      events.map((e) => e.id),
+    ])) as Array<{ status: string; marked: boolean }>;
+    expect(queued).toEqual([
+      { status: 'pending', marked: true },
+      { status: 'pending', marked: true },
+    ]);
+    expect(await stopped.count()).toBe(0);
+
+    // A time in the future is refused by the form before anything is sent.
+    await page.getByRole('button', { name: 'Replay failed since…' }).click();
+    await dialog.getByLabel('Failed since').fill('2999-01-01T00:00');
+    await dialog.getByRole('button', { name: 'Replay' }).click();
+    await dialog.getByText('Must be in the past').waitFor();
   }, 180_000);
 });

@@ -13,10 +13,11 @@ import { InvoiceOverdueModule } from './jobs/invoice-overdue/invoice-overdue.mod
 import { SettlementsJobsModule } from './jobs/settlements/settlements-jobs.module';
 import { ScheduledChargesModule } from './jobs/scheduled-charges/scheduled-charges.module';
 import { SubscriptionBillingModule } from './jobs/subscription-billing/subscription-billing.module';
-import { RequestLogPurgeModule } from './jobs/request-log-purge/request-log-purge.module';
+import { RequestLogPartitionsModule } from './jobs/request-log-partitions/request-log-partitions.module';
 import { JobQueueModule } from './jobs/job-queue/job-queue.module';
 import { TestClockRulesModule } from './jobs/test-clocks/test-clock-rules.module';
 import { ExportsJobsModule } from './jobs/exports/exports-jobs.module';
+import { WebhookEndpointsJobsModule } from './jobs/webhook-endpoints/webhook-endpoints-jobs.module';
 
 /** Operators' liveness probe; the scheduler serves no user routes. */
 @Controller()
@@ -43,7 +44,7 @@ export class SchedulerModule {
         TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5), autoLoadEntities: true }),
         ScheduleModule.forRoot(),
         IdempotencyPurgeModule,
-        RequestLogPurgeModule,
+        RequestLogPartitionsModule,
         PortalHousekeepingModule,
         AbandonedPaymentsModule,
         ScheduledChargesModule,
@@ -56,6 +57,7 @@ export class SchedulerModule {
         SettlementsJobsModule,
         TestClockRulesModule,
         ExportsJobsModule,
+        WebhookEndpointsJobsModule,
         JobQueueModule.forRoot(databaseUrl),
       ],
       controllers: [SchedulerHealthController],

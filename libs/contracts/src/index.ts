@@ -19,6 +19,8 @@ export * from './subscriptions';
 export * from './invoices';
 export * from './analytics';
 export * from './exports';
+export * from './feeds';
+export * from './requests';
 export * from './portal';
 export * from './health';
 export * from './sandbox';

@@ -8,6 +8,7 @@ export function paymentProviderFromConfig(config: AppConfig): PaymentProvider {
   return new PaystackHttpProvider({
     accounts: { test: config.provider.test, live: config.provider.live },
     timeoutMs: config.provider.timeoutMs,
+    breaker: { resetTimeoutMs: config.provider.breakerResetMs },
   });
 }
 

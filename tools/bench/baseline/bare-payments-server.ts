@@ -1,13 +1,15 @@
 import Fastify from 'fastify';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Pool, type PoolClient } from 'pg';
+import { INITIALIZE_SQL } from './initialize-sql';
 import { GET_PAYMENT_SQL, positional, VERIFY_READ_SQL, VERIFY_TRANSACTION_SQL } from './verify-sql';
 
 /**
  * The bare baseline, run as its own process: plain Fastify + node-postgres Pool, no Nest, no
- * TypeORM, no auth, no logging. The same GET-by-reference SELECT and, for verify, the same read and
- * the same SQL transaction the gateway runs on a successful verify (baseline/verify-sql.ts) — but no
- * provider round trip. The tenant comes in `x-developer-id` (test mode).
+ * TypeORM, no auth, no logging. The same GET-by-reference SELECT; for initialize, the statements
+ * the gateway runs there (baseline/initialize-sql.ts); for verify, the same read and the same SQL
+ * transaction the gateway runs on a successful verify (baseline/verify-sql.ts) — but no provider
+ * round trip. The tenant comes in `x-developer-id` (test mode).
  *
  *   DATABASE_URL=… [POOL_SIZE=10] node -r @swc-node/register tools/bench/baseline/bare-payments-server.ts   → prints READY <port>
  */
@@ -15,8 +17,13 @@ const PLATFORM_FEE_MINOR = 1000n; // the gateway's default NGN platform fee, 10.
 const SLOT_COUNT = 16;
 const SUCCESS_STATEMENTS = ['saveAuthorization', 'succeed', 'postCredit', 'insertEvent', 'fanOut'] as const;
 const prepared = Object.fromEntries(
-  [['get', GET_PAYMENT_SQL], ['read', VERIFY_READ_SQL], ...SUCCESS_STATEMENTS.map((name) => [name, VERIFY_TRANSACTION_SQL[name]])].map(([name, sql]) => [name, positional(sql)]),
-) as Record<'get' | 'read' | (typeof SUCCESS_STATEMENTS)[number], { text: string; names: string[] }>;
+  [
+    ['get', GET_PAYMENT_SQL],
+    ['read', VERIFY_READ_SQL],
+    ...SUCCESS_STATEMENTS.map((name) => [name, VERIFY_TRANSACTION_SQL[name]]),
+    ...Object.entries(INITIALIZE_SQL),
+  ].map(([name, sql]) => [name, positional(sql)]),
+) as Record<'get' | 'read' | (typeof SUCCESS_STATEMENTS)[number] | keyof typeof INITIALIZE_SQL, { text: string; names: string[] }>;
 
 type Row = Record<string, unknown>;
 
@@ -35,6 +42,12 @@ async function main(): Promise<void> {
     return { status: true, data: toResponse(row) };
   });
 
+  app.post<{ Body: { amount: number; email: string; callback_url?: string } }>('/payments/initialize', async (request, reply) => {
+    const tenant = { developer_id: request.headers['x-developer-id'] as string, mode: 'test' };
+    const payment = await initialize(pool, tenant, request.body);
+    return reply.code(201).send({ status: true, data: { reference: payment.reference, authorization_url: `http://localhost:3000/checkout/${payment.reference as string}`, status: payment.status } });
+  });
+
   app.post<{ Body: { reference: string } }>('/payments/verify', async (request, reply) => {
     const tenant = { developer_id: request.headers['x-developer-id'] as string, mode: 'test' };
     const [payment] = await run(pool, 'read', { reference: request.body.reference, ...tenant });
@@ -46,6 +59,52 @@ async function main(): Promise<void> {
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`READY ${new URL(address).port}\n`);
   process.once('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+}
+
+/** What the gateway's initialize does in the database, for a new or a returning customer (no provider call). */
+async function initialize(pool: Pool, tenant: { developer_id: string; mode: string }, body: { amount: number; email: string; callback_url?: string }): Promise<Row> {
+  const now = new Date();
+  const values: Record<string, unknown> = {
+    ...tenant,
+    now,
+    email: body.email.trim(),
+    customer_reference: `CUS_${randomBytes(8).toString('hex')}`,
+    reference: `PAY-${randomBytes(10).toString('hex')}`,
+    // The JSON number's own text: numeric takes it as it is, no float arithmetic.
+    amount: String(body.amount),
+    currency: 'NGN',
+    callback_url: body.callback_url ?? null,
+    request_hash: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
+  };
+  await run(pool, 'testClock', values);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const [created] = await run(client, 'insertCustomer', values);
+    let customer: Row;
+    if (created) {
+      [customer] = await run(client, 'customerById', { customer_id: created.id });
+      const event = { ...values, event_id: `evt_${randomBytes(12).toString('hex')}`, event_name: 'customer.created', event_data: JSON.stringify(customer) };
+      await run(client, 'insertEvent', event);
+      await run(client, 'fanOut', event);
+    } else {
+      [customer] = await run(client, 'customerByEmail', values);
+    }
+    values.customer_id = customer.id;
+    values.customer_reference = customer.reference;
+    const [inserted] = await run(client, 'insertPayment', values);
+    values.payment_id = inserted.id;
+    await run(client, 'paymentById', values);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+  await run(pool, 'recordCheckout', { ...values, access_code: `ACCESS_${randomBytes(8).toString('hex')}`, provider_url: `http://127.0.0.1/checkout/${values.reference as string}` });
+  const [view] = await run(pool, 'get', values);
+  return view;
 }
 
 /** What the gateway's success transaction does, with the values it would compute. */

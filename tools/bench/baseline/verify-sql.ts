@@ -49,32 +49,42 @@ export const VERIFY_TRANSACTION_SQL = {
     WHERE p.id = :payment_id::uuid AND p.status IN ('pending', 'failed', 'abandoned', 'scheduled')
     RETURNING ${PAYMENT_COLUMNS}`,
   /**
-   * The ledger posting in one round trip: wallet, posting, the entries, and the credit on a balance
-   * slot no other transaction holds (SKIP LOCKED; only when all are held, it waits for the start slot).
+   * The ledger posting in one round trip: wallet, posting, the credit on a balance slot no other
+   * transaction holds (SKIP LOCKED; only when all are held, it waits for the start slot), and the
+   * entries, hashed onto that slot's chain (request_id: NULL, as outside an API request scope).
    */
   postCredit: `WITH wallet AS (
-      SELECT id FROM wallets WHERE developer_id = :developer_id::uuid AND mode = :mode AND currency = :currency
+      SELECT id FROM wallets WHERE developer_id = :developer_id::uuid AND mode = :mode::text AND currency = :currency::text
     ), posting AS (
-      INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at)
-      SELECT :developer_id::uuid, :mode, :currency, :source_type, :source_id, :kind, :now::timestamptz FROM wallet
+      INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at, request_id)
+      SELECT :developer_id::uuid, :mode::text, :currency::text, :source_type::text, :source_id::text, :kind::text, :now::timestamptz, NULL::text FROM wallet
       ON CONFLICT ON CONSTRAINT ledger_postings_once_per_source DO NOTHING RETURNING id
-    ), free AS (
-      SELECT coalesce((
-        SELECT s.slot FROM wallet_balance_slots s
-        WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting)
-        ORDER BY (s.slot - :start_slot::int + :slot_count::int) % :slot_count::int LIMIT 1 FOR UPDATE SKIP LOCKED
-      ), :start_slot::int) AS slot
+    ), held AS (
+      SELECT coalesce(
+        (SELECT s FROM wallet_balance_slots s
+          WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting)
+          ORDER BY (s.slot - :start_slot::int + :slot_count::int) % :slot_count::int LIMIT 1 FOR UPDATE SKIP LOCKED),
+        (SELECT s FROM wallet_balance_slots s
+          WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting) AND s.slot = :start_slot::int FOR UPDATE)
+      ) AS s
+    ), head AS (
+      SELECT (s).slot::int AS slot, (s).last_entry_hash FROM held WHERE (s).slot IS NOT NULL
+    ), chain AS MATERIALIZED (
+      SELECT c.* FROM posting, head, ledger_chain_lines(head.last_entry_hash, posting.id, :developer_id::uuid, :mode::text, :currency::text, head.slot,
+        :source_type::text, :source_id::text, :kind::text, :reference::text, :now::timestamptz, :accounts::text[], :buckets::text[], :entry_types::text[], :amounts::numeric[], :descriptions::text[]) AS c
+    ), chain_end AS (
+      SELECT hash FROM chain ORDER BY n DESC LIMIT 1
+    ), entries AS (
+      INSERT INTO ledger_entries (id, posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at, chain_slot, prev_hash, hash)
+      SELECT c.id, posting.id, :developer_id::uuid, :mode::text, :currency::text, c.account, c.bucket, c.entry_type, c.amount, :reference::text, c.description, :now::timestamptz, head.slot, c.prev_hash, c.hash
+      FROM chain c, posting, head
+      ORDER BY c.n
+      RETURNING 1
     ), credited AS (
       UPDATE wallet_balance_slots s
-      SET available = s.available + :available::numeric, pending = s.pending + :pending::numeric, reserved = s.reserved + :reserved::numeric
-      FROM posting, wallet, free WHERE s.wallet_id = wallet.id AND s.slot = free.slot RETURNING s.slot
-    ), entries AS (
-      INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at)
-      SELECT posting.id, :developer_id::uuid, :mode, :currency, l.account, l.bucket, l.entry_type, l.amount, :reference, l.description, :now::timestamptz
-      FROM posting, unnest(:accounts::text[], :buckets::text[], :entry_types::text[], :amounts::numeric[], :descriptions::text[])
-        WITH ORDINALITY AS l (account, bucket, entry_type, amount, description, n)
-      ORDER BY l.n
-      RETURNING 1
+      SET available = s.available + :available::numeric, pending = s.pending + :pending::numeric, reserved = s.reserved + :reserved::numeric,
+          last_entry_hash = (SELECT hash FROM chain_end)
+      FROM wallet, head WHERE s.wallet_id = wallet.id AND s.slot = head.slot RETURNING s.slot
     )
     SELECT (SELECT id FROM wallet) AS wallet_id, (SELECT id FROM posting) AS posting_id, (SELECT slot FROM credited) AS slot`,
   /** The payment.success event (the outbox) … */

@@ -1,11 +1,12 @@
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
-import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { createTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { startGateway, type TestGateway } from './gateway';
 import { http, type HttpResult } from './http';
 import { createMerchant, type TestMerchant } from './merchants';
+import { releaseTestDatabase } from './test-artifacts';
 
 export interface PaymentsHarness {
   gateway: TestGateway;
@@ -21,7 +22,8 @@ export interface PaymentsHarness {
  * The gateway wired to its own provider simulator over real HTTP, both on loopback: the gateway's
  * adapter calls the simulator, and the simulator's signed callbacks reach the gateway.
  *
- * `ownDatabase`: a fresh database of this file's alone (dropped at close, its books checked first).
+ * `ownDatabase`: a fresh database of this file's alone (dropped at close — or kept for the
+ * secrets-at-rest scan, see test-artifacts.ts — its books checked first).
  * Files whose tests age rows for a scan, or run scans that pick up every account's rows, need one:
  * the schedulers other files start in parallel scan the shared database, with their own simulator.
  */
@@ -50,7 +52,7 @@ export async function startPaymentsHarness(env: Record<string, string> = {}, opt
       await sim.close();
       if (options.ownDatabase) {
         await assertLedgerInvariants(databaseUrl);
-        await dropTestDatabase(databaseUrl);
+        await releaseTestDatabase(databaseUrl);
       }
     },
   };

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { applicationLogFile } from './test-artifacts';
 
 export const WORKSPACE_ROOT = resolve(__dirname, '../../../..');
 
@@ -20,8 +22,17 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // The apps' output is their log, kept for the secrets-at-rest scan when the run keeps artifacts
+    // (test-artifacts.ts); the CLI's output is its answer to the operator, not a log.
+    const logFile = entry.startsWith('apps/') ? applicationLogFile(`process-${child.pid}`) : undefined;
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (logFile) appendFileSync(logFile, c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (logFile) appendFileSync(logFile, c);
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       fail(new Error(`${entry} ${args.join(' ')} timed out; stderr: ${stderr}`));

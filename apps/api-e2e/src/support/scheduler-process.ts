@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { WORKSPACE_ROOT, freePort } from './processes';
+import { applicationLogFile } from './test-artifacts';
 
 /** The real scheduler app (`apps/scheduler/src/main.ts`) as a child process, for crash tests. */
 export interface SchedulerProcess {
@@ -28,8 +30,14 @@ async function launch(env: Record<string, string>, port: number): Promise<Schedu
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  // A run that keeps its artifacts keeps the scheduler's log too, for the secrets-at-rest scan (test-artifacts.ts).
+  const logFile = applicationLogFile(`scheduler-${child.pid}`);
+  const keep = (c: Buffer) => {
+    output += c.toString();
+    if (logFile) appendFileSync(logFile, c);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   body: string;
   receivedAt: number;
+  /** The sender's TCP port: tells apart the processes that sent (see multi-instance.reliability-spec.ts). */
+  remotePort?: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const hook = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+        const hook = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), remotePort: req.socket.remotePort };
         const index = this.received.push(hook) - 1;
         this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         void Promise.resolve(this.respond(hook, index)).then((status) => {

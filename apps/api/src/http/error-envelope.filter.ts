@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ERROR_HTTP_STATUS, type ErrorCode, type ErrorEnvelope } from '@gateway/contracts';
-import { DomainError, InvalidAmountError } from '@gateway/platform';
+import { DomainError, InvalidAmountError, isDatabaseUnavailableError } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitExceededError } from './throttling/rate-limit-exceeded.error';
 
@@ -31,6 +31,8 @@ const FALLBACK_MESSAGES: Partial<Record<number, string>> = {
   415: 'Request bodies must be JSON (Content-Type: application/json).',
 };
 
+const DATABASE_UNAVAILABLE_MESSAGE = 'The service is briefly unavailable; retry the request (with the same Idempotency-Key) in a few seconds.';
+
 /**
  * Maps any error to the spec's envelope. Domain errors keep their code; everything unknown is
  * logged with the request id and answered as `internal_error` without internals.
@@ -47,6 +49,13 @@ export function renderError(error: unknown, requestId: string, logger: Logger): 
   // that escapes elsewhere still concerns what the client sent, and is never a 500.
   if (error instanceof InvalidAmountError) {
     return envelope('validation_error', 'The amount is not valid.', { amount: [error.message] });
+  }
+  // The database restarting or unreachable, or a transaction that kept colliding after its
+  // retries (inTransaction): nothing was committed and the same request may succeed in a moment,
+  // so a 503 the client can retry with the same Idempotency-Key — not a 500, which reads as a bug.
+  if (isDatabaseUnavailableError(error)) {
+    logger.warn(`Database unavailable for request ${requestId}: ${error instanceof Error ? error.message : String(error)}`);
+    return envelope('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();

@@ -26,16 +26,20 @@ interface ContractOptions {
  *  - `response: PaymentResponse` → `data` is one PaymentResponse;
  *  - `response: [FeeOverrideResponse]` → `data` is an array, without pagination;
  *  - `list: PaymentResponse` → a cursor-paginated list (the handler returns `ListResponse<…>`);
+ *  - `feed: EventResponse` → a feed page, oldest first (also `ListResponse<…>`; `meta.next_cursor` is `?after=`);
  *  - `status: 204` without a response → no body.
  */
 export function ApiContract<R>(options: ContractOptions & { response: Type<R> }): ContractDecorator<R>;
 export function ApiContract<R>(options: ContractOptions & { response: [Type<R>] }): ContractDecorator<R[]>;
 export function ApiContract<R>(options: ContractOptions & { list: Type<R> }): ContractDecorator<ListResponse<R>>;
+export function ApiContract<R>(options: ContractOptions & { feed: Type<R> }): ContractDecorator<ListResponse<R>>;
 export function ApiContract(options: ContractOptions & { status: 204 }): ContractDecorator<void>;
-export function ApiContract(options: ContractOptions & { response?: Type<unknown> | [Type<unknown>]; list?: Type<unknown> }): ContractDecorator<unknown> {
+export function ApiContract(
+  options: ContractOptions & { response?: Type<unknown> | [Type<unknown>]; list?: Type<unknown>; feed?: Type<unknown> },
+): ContractDecorator<unknown> {
   const decorators = [];
   if (options.body) decorators.push(ApiExtraModels(options.body), ApiBody({ type: options.body }));
-  decorators.push(successResponse(options.status ?? 200, options.response, options.list));
+  decorators.push(options.feed ? feedResponse(options.feed) : successResponse(options.status ?? 200, options.response, options.list));
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of options.errors ?? []) byStatus.set(ERROR_HTTP_STATUS[code], [...(byStatus.get(ERROR_HTTP_STATUS[code]) ?? []), code]);
   for (const [status, codes] of byStatus) {
@@ -56,6 +60,17 @@ function successResponse(status: number, response: Type<unknown> | [Type<unknown
   if (!response) return ApiResponse({ status, description: 'Done; no body.' });
   const [model, data]: [Type<unknown>, Schema] = Array.isArray(response) ? [response[0], { type: 'array', items: ref(response[0]) }] : [response, ref(response)];
   return applyDecorators(ApiExtraModels(model), ApiResponse({ status, description: 'Success', schema: envelope(data, false) }));
+}
+
+function feedResponse(item: Type<unknown>): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(item, ListMeta),
+    ApiResponse({
+      status: 200,
+      description: 'A page of the feed, oldest first (empty when a wait ended with nothing new); pass `meta.next_cursor` (always set) as `?after=` to continue.',
+      schema: envelope({ type: 'array', items: ref(item) }, true),
+    }),
+  );
 }
 
 function ref(model: Type<unknown>): Schema {

@@ -59,10 +59,45 @@ export async function setupOpenApi(app: INestApplication): Promise<void> {
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: sdkOperationId, extraModels: [ErrorEnvelope, ListMeta] });
   documentIdempotency(document);
+  documentInputRefusals(document);
   documentRateLimits(document, app.get<AppConfig>(APP_CONFIG).rateLimits);
+  documentServiceUnavailable(document);
   documentErrorBodies(document);
   documentPublicOperations(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', useGlobalPrefix: false });
+}
+
+/**
+ * Refusals that come before the route runs, so every operation taking the input can answer them:
+ * a path parameter or query value holding text no column can store (url-text.hook.ts) and a
+ * malformed or too deep JSON body (json-body-parser.ts) are 400; a body over the limit is 413, and
+ * one of another content type 415 (JSON is the only body the API parses).
+ */
+function documentInputRefusals(document: OpenAPIObject): void {
+  for (const operation of operations(document)) {
+    const takesUrlValues = (operation.parameters ?? []).some((p) => !('$ref' in p) && (p.in === 'path' || p.in === 'query'));
+    const takesBody = operation.requestBody !== undefined;
+    if ((takesUrlValues || takesBody) && !operation.responses['400']) {
+      operation.responses['400'] = {
+        description: takesBody
+          ? 'Error envelope with code `validation_error` or `invalid_json`: the body or a path or query value is invalid'
+          : 'Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate',
+      };
+    }
+    if (!takesBody) continue;
+    operation.responses['413'] ??= { description: 'Error envelope with code `payload_too_large`: the body is over 1 MiB' };
+    operation.responses['415'] ??= { description: 'Error envelope with code `unsupported_media_type`: the body is not `application/json`' };
+  }
+}
+
+/**
+ * Any operation can meet the database restarting or unreachable (error-envelope.filter.ts): it
+ * answers 503 `service_unavailable`, nothing committed, to be retried (with the same key).
+ */
+function documentServiceUnavailable(document: OpenAPIObject): void {
+  for (const operation of operations(document)) {
+    operation.responses['503'] ??= { description: 'Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key)' };
+  }
 }
 
 /** Every error answer is the error envelope (one filter renders them all); its codes are in each description. */

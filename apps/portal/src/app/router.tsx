@@ -87,6 +87,12 @@ export function createPortalRouter() {
               lazy: async () => ({ Component: (await import('../features/request-logs')).RequestLogsPage }),
             },
             {
+              // The request log's "View trace": what one request did.
+              path: '/request-logs/:requestId',
+              handle: { title: 'Request trace' } satisfies RouteHandle,
+              lazy: async () => ({ Component: (await import('../features/request-logs')).RequestTracePage }),
+            },
+            {
               path: '/webhooks',
               handle: { title: 'Webhooks' } satisfies RouteHandle,
               lazy: async () => ({ Component: (await import('../features/webhooks')).WebhooksPage }),

@@ -29,6 +29,9 @@ export const SCOPES = {
   'analytics:read': 'Analytics summary and time series',
   'exports:read': 'List exports and download their files',
   'exports:write': 'Request exports (includes exports:read)',
+  'requests:read': "A request's trace: its log entry, the ledger entries it posted, its events and their deliveries",
+  'events:read': "The account's events, oldest first, and waiting for new ones (GET /events: the event feed)",
+  'request_logs:read': "The account's request log, oldest first, and waiting for new entries (GET /request-logs: the log tail)",
   'sandbox:write': 'Test-mode sandbox controls',
 } as const;
 

@@ -48,6 +48,8 @@ export const ERROR_HTTP_STATUS = {
   api_key_not_found: 404,
   user_not_found: 404,
   export_not_found: 404,
+  // No request with this X-Request-Id left a trace in the caller's account and mode (GET /requests/{request_id}).
+  request_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   invalid_state: 409,

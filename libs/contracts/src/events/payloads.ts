@@ -9,6 +9,7 @@ import type { SettlementResponse } from '../settlements/settlement.dto';
 import type { TransferResponse } from '../transfers/transfer.dto';
 import type { TransferBatchResponse } from '../transfers/transfer-batch.dto';
 import type { VirtualAccountDepositResponse } from '../virtual-accounts/virtual-account.dto';
+import type { WebhookResponse } from '../webhooks/webhook.dto';
 import type { EventName, TEST_EVENT_NAME } from './catalog';
 
 /*
@@ -75,6 +76,15 @@ export type CustomerEventData = CustomerResponse;
  */
 export type BatchEventData = Omit<PaymentBatchResponse, 'items'> | Omit<TransferBatchResponse, 'items'>;
 
+/**
+ * `webhook_endpoint.disabled` (a gateway extension): the endpoint the gateway disabled, as
+ * `GET /webhooks/{id}` returns it (`status: "disabled"`, `disabled_at`, `disabled_reason`, its
+ * `health`), never its secret, plus `webhook_id`: its id again, because in a v1 (flat) body the
+ * event's own `id`, `mode` and `created_at` win over the endpoint's. Delivered to the account's
+ * other enabled endpoints of that mode that subscribe to it, never to the disabled one.
+ */
+export type WebhookEndpointDisabledEventData = Omit<WebhookResponse, 'secret'> & { webhook_id: string };
+
 /** `webhook.test`: sent only by `POST /webhooks/test/`; never emitted by an operation, never subscribable. */
 export interface TestEventData {
   /** The endpoint the test was sent to (`whk_…`). */
@@ -107,6 +117,7 @@ export interface EventDataMap {
   'dispute.won': DisputeEventData;
   'dispute.lost': DisputeEventData;
   'batch.completed': BatchEventData;
+  'webhook_endpoint.disabled': WebhookEndpointDisabledEventData;
 }
 
 /** Every event that can reach a receiver: the catalog plus `webhook.test`. */

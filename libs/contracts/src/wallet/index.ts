@@ -1,1 +1,2 @@
 export * from './wallet.dto';
+export * from './ledger-verification.dto';

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { EVENT_NAMES, type EventName, WEBHOOK_VERSIONS, type WebhookVersion } from '../events';
 
 const EVENT_MESSAGE = `each value in events must be one of: ${EVENT_NAMES.join(', ')}`;
@@ -47,18 +47,72 @@ export class TestWebhookRequest {
   webhook_id: string;
 }
 
+/** `enabled`: events are delivered; `disabled`: the gateway stopped delivering after a run of failures (re-enable with `POST /webhooks/{id}/enable`). */
+export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+/** Why an endpoint was disabled: `consecutive_failures`, its deliveries kept failing for the configured count and days. */
+export const WEBHOOK_DISABLED_REASONS = ['consecutive_failures'] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
+
+/** How deliveries to an endpoint are going (docs/webhooks.md, "Endpoint health"). */
+export class WebhookHealthResponse {
+  /** The span `attempts`, `succeeded_attempts` and `success_rate` cover, in UTC days: today and the days before it. */
+  window_days: number;
+  /** Attempts in the window, whatever their trigger (automatic, manual, test, replay). */
+  attempts: number;
+  succeeded_attempts: number;
+  /** succeeded_attempts / attempts, rounded to 4 decimals; null without any attempt in the window. */
+  success_rate: number | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  /** The last failed attempt's class (as in the delivery log's `error`). */
+  last_failure_error: WebhookAttemptError | null;
+  /** The last failed attempt's HTTP status, when the receiver answered. */
+  last_failure_status_code: number | null;
+  /**
+   * Deliveries that ended `failed` (their retry schedule ran out) since the endpoint's last
+   * successful attempt or its re-enabling: the run that disables an endpoint. A test delivery never counts.
+   */
+  consecutive_failed_deliveries: number;
+  /** The first failed attempt of the current run; null while the endpoint is healthy. */
+  failing_since: string | null;
+}
+
 export class WebhookResponse {
   id: string;
   url: string;
   events: EventName[];
   webhook_version: WebhookVersion;
   mode: 'test' | 'live';
+  status: WebhookEndpointStatus;
+  /** When the gateway disabled it; null while enabled. */
+  disabled_at: string | null;
+  disabled_reason: WebhookDisabledReason | null;
+  health: WebhookHealthResponse;
   created_at: string;
   updated_at: string;
   /** Present only in the response that created it or rotated it: store it, it is never shown again. */
   secret?: string;
   /** While a rotated-out secret still signs deliveries (a second `v1=` in the signature header). */
   previous_secret_expires_at?: string | null;
+}
+
+export class ReplayWebhookRequest {
+  /** Every delivery to the endpoint created at or after this instant that ended `failed` is sent again. ISO 8601 with a time zone; in the past, within WEBHOOK_REPLAY_WINDOW_DAYS. */
+  @IsString()
+  @MaxLength(40)
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date-time' })
+  // A zone-less time would be read in the server's own zone: say which instant.
+  @Matches(/T.+(Z|[+-]\d{2}:?\d{2})$/i, { message: 'since must be a date-time with a time zone, e.g. 2025-03-14T09:00:00Z' })
+  since: string;
+}
+
+export class ReplayWebhookResponse {
+  webhook_id: string;
+  since: string;
+  /** Failed deliveries queued for one new attempt each (same event ids), by this request. */
+  queued: number;
 }
 
 export class WebhookDeletedResponse {
@@ -85,7 +139,8 @@ export class WebhookLogResponse {
   event_id: string;
   event: string;
   attempt: number;
-  trigger: 'automatic' | 'manual' | 'test';
+  /** `replay`: queued by `POST /webhooks/{id}/replay`. */
+  trigger: 'automatic' | 'manual' | 'test' | 'replay';
   success: boolean;
   status_code: number | null;
   latency_ms: number;

@@ -1,7 +1,8 @@
 export { LedgerModule } from './ledger.module';
 export { LedgerService } from './ledger.service';
 export { LedgerDuplicatePostingError, LedgerUnbalancedError } from './ledger.errors';
-export { toLedgerEntryResponse, toWalletBalanceResponse } from './ledger.mapper';
+export { toLedgerEntryResponse, toLedgerVerificationResponse, toWalletBalanceResponse } from './ledger.mapper';
+export { ENTRY_HASH_FORMAT, entryHash, type HashedEntryFields } from './entry-hash';
 export {
   chargebackLossLines,
   paymentSuccessLines,
@@ -20,6 +21,9 @@ export {
   BUCKETS,
   ENTRY_TYPES,
   type Bucket,
+  type ChainBreak,
+  type ChainBreakReason,
+  type ChainVerification,
   type EntryType,
   type LedgerAccount,
   type LedgerEntryFilter,

@@ -56,6 +56,8 @@ describe('LedgerService under concurrency', () => {
     expect((await ledger.balance(ctx, 'NGN')).available.toString()).toBe('4500.50');
     // Spread over several slots, not serialised on one row.
     expect((await slotsOf(ctx)).filter((s) => s.available !== '0.00').length).toBeGreaterThan(1);
+    // Each credit appended to the chain of the slot it held: every chain is still intact.
+    expect(await ledger.verifyChains(ctx, 'NGN')).toMatchObject({ verified: true, entriesChecked: 50 * 4 });
   });
 
   it('16 concurrent refunds of 100.00 against 1,000.00 spread over slots: exactly 10 succeed, none below zero', async () => {
@@ -80,6 +82,7 @@ describe('LedgerService under concurrency', () => {
     const refunded = (await Promise.all(refunds)).filter(Boolean).length;
     expect(refunded).toBeGreaterThanOrEqual(8);
     expect((await ledger.balance(ctx, 'NGN')).available.toString()).toBe(a('1100').minus(a('60').multiply(BigInt(refunded), 'down')).toString());
+    expect(await ledger.verifyChains(ctx, 'NGN')).toMatchObject({ verified: true, entriesChecked: 31 * 2 + refunded * 2 });
   });
 
   it('credits never wait for each other on a debit-free wallet: the 16th lands while 15 others are uncommitted', async () => {
@@ -106,5 +109,6 @@ describe('LedgerService under concurrency', () => {
       }
     }
     expect((await ledger.balance(ctx, 'NGN')).available.toString()).toBe('34.00');
+    expect(await ledger.verifyChains(ctx, 'NGN')).toMatchObject({ verified: true, entriesChecked: 17 * 2 });
   });
 });

@@ -1,5 +1,5 @@
-import type { LedgerEntryResponse, WalletBalanceResponse } from '@gateway/contracts';
-import type { LedgerEntryView, WalletBalance } from './ledger.types';
+import type { LedgerEntryResponse, LedgerVerificationResponse, WalletBalanceResponse } from '@gateway/contracts';
+import type { ChainVerification, LedgerEntryView, WalletBalance } from './ledger.types';
 
 /** The only bridge from ledger values to the wire: JSON numbers appear here and nowhere else. */
 export function toWalletBalanceResponse(balance: WalletBalance): WalletBalanceResponse {
@@ -23,5 +23,16 @@ export function toLedgerEntryResponse(entry: LedgerEntryView): LedgerEntryRespon
     reference: entry.reference,
     description: entry.description,
     created_at: entry.createdAt.toISOString(),
+  };
+}
+
+export function toLedgerVerificationResponse(result: ChainVerification): LedgerVerificationResponse {
+  const broken = result.firstBroken;
+  return {
+    verified: result.verified,
+    currency: result.currency,
+    entries_checked: result.entriesChecked,
+    chains: result.chains,
+    first_broken: broken && { currency: broken.currency, chain: broken.chain, reason: broken.reason, entry_id: broken.entryId, reference: broken.reference },
   };
 }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { LedgerChainRepository } from './ledger-chain.repository';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 
 @Module({
-  providers: [LedgerRepository, LedgerService],
+  providers: [LedgerRepository, LedgerChainRepository, LedgerService],
   exports: [LedgerService],
 })
 export class LedgerModule {}

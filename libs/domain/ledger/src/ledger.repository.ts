@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Amount, CURRENCIES, type Currency, defineCursor, defineKeyset, type DeveloperContext, type Page } from '@gateway/platform';
+import { Amount, CURRENCIES, type Currency, currentRequestId, defineCursor, defineKeyset, type DeveloperContext, type Page } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { BucketDeltas, SlotBalance } from './posting-plan';
 import type { Bucket, EntryType, LedgerEntryFilter, LedgerEntryView, Posting } from './ledger.types';
@@ -9,6 +9,9 @@ const walletEntryOrder = defineKeyset(defineCursor({ seq: 'bigint' }), { seq: 's
 
 /** Every wallet's balance is spread over this many rows (see docs/ledger.md). */
 export const WALLET_SLOT_COUNT = 16;
+
+/** The most entries `entriesForRequest` returns: a trace shows what one request did, not a statement. */
+export const REQUEST_ENTRIES_LIMIT = 1000;
 
 interface SlotRow {
   slot: number;
@@ -29,31 +32,78 @@ interface EntryRow {
   created_at: Date;
 }
 
-// Data-modifying CTEs run on one snapshot; each step needs the one before it (no wallet: no
-// posting; no posting: no slot change and no entries), so a duplicate or a missing wallet writes nothing.
-const POST_CREDIT_SQL = `WITH wallet AS (
-    SELECT id FROM wallets WHERE developer_id = $1 AND mode = $2 AND currency = $3
-  ), posting AS (
-    INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at)
-    SELECT $1, $2, $3, $4, $5, $6, $7 FROM wallet
+// Both posting statements share their parameters $1–$14 (below) and the CTEs that insert the
+// posting and append its lines to a chain. Data-modifying CTEs run on one snapshot; each step needs
+// the one before it (no wallet: no posting; no posting: no slot change and no entries), so a
+// duplicate or a missing wallet writes nothing.
+//   $1 developer_id  $2 mode  $3 currency  $4 source_type  $5 source_id  $6 kind  $7 created_at
+//   $8 reference  $9–$13 the lines (account, bucket, entry_type, amount, description)  $14 request_id
+const POSTING_CTE = `posting AS (
+    INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at, request_id)
+    SELECT $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::text, $7::timestamptz, $14::text FROM wallet
     ON CONFLICT ON CONSTRAINT ledger_postings_once_per_source DO NOTHING RETURNING id
-  ), free AS (
-    SELECT coalesce((
-      SELECT s.slot FROM wallet_balance_slots s
-      WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting)
-      ORDER BY (s.slot - $8::int + $9::int) % $9::int LIMIT 1 FOR UPDATE SKIP LOCKED
-    ), $8::int) AS slot
-  ), credited AS (
-    UPDATE wallet_balance_slots s SET available = s.available + $10::numeric, pending = s.pending + $11::numeric, reserved = s.reserved + $12::numeric
-    FROM posting, wallet, free WHERE s.wallet_id = wallet.id AND s.slot = free.slot RETURNING s.slot
+  )`;
+
+// The lines, hashed in line order onto the chain of the slot in `head` (slot, last_entry_hash),
+// which the statement holds locked: ledger_chain_lines (migration ChainLedgerEntries) gives each
+// line its entry id, the hash before it and its own hash (docs/ledger.md, "The hash chain"). The
+// CTE is materialized: computed once, so the ids and hashes inserted are the ones chained.
+const CHAIN_CTES = `chain AS MATERIALIZED (
+    SELECT c.* FROM posting, head, ledger_chain_lines(head.last_entry_hash, posting.id, $1::uuid, $2::text, $3::text, head.slot,
+      $4::text, $5::text, $6::text, $8::text, $7::timestamptz, $9::text[], $10::text[], $11::text[], $12::numeric[], $13::text[]) AS c
+  ), chain_end AS (
+    SELECT hash FROM chain ORDER BY n DESC LIMIT 1
   ), entries AS (
-    INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at)
-    SELECT posting.id, $1, $2, $3, l.account, l.bucket, l.entry_type, l.amount, $13, l.description, $7
-    FROM posting, unnest($14::text[], $15::text[], $16::text[], $17::numeric[], $18::text[]) WITH ORDINALITY AS l (account, bucket, entry_type, amount, description, n)
-    ORDER BY l.n
+    INSERT INTO ledger_entries (id, posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at, chain_slot, prev_hash, hash)
+    SELECT c.id, posting.id, $1::uuid, $2::text, $3::text, c.account, c.bucket, c.entry_type, c.amount, $8::text, c.description, $7::timestamptz, head.slot, c.prev_hash, c.hash
+    FROM chain c, posting, head
+    ORDER BY c.n
     RETURNING 1
+  )`;
+
+// A posting that only adds to the wallet (or touches only system accounts), in ONE round trip:
+// the slot is the first one no other transaction holds, from $15 round the ring (SKIP LOCKED);
+// only when all are held does it wait for $15. The slot row is read by the locking clause itself,
+// so its last_entry_hash is the latest committed one even when another credit committed after
+// this statement's snapshot.
+//   $15 start slot  $16 slot count  $17–$19 deltas (available, pending, reserved)
+const POST_CREDIT_SQL = `WITH wallet AS (
+    SELECT id FROM wallets WHERE developer_id = $1::uuid AND mode = $2::text AND currency = $3::text
+  ), ${POSTING_CTE}, held AS (
+    SELECT coalesce(
+      (SELECT s FROM wallet_balance_slots s
+        WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting)
+        ORDER BY (s.slot - $15::int + $16::int) % $16::int LIMIT 1 FOR UPDATE SKIP LOCKED),
+      (SELECT s FROM wallet_balance_slots s
+        WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting) AND s.slot = $15::int FOR UPDATE)
+    ) AS s
+  ), head AS (
+    SELECT (s).slot::int AS slot, (s).last_entry_hash FROM held WHERE (s).slot IS NOT NULL
+  ), ${CHAIN_CTES}, credited AS (
+    UPDATE wallet_balance_slots s
+    SET available = s.available + $17::numeric, pending = s.pending + $18::numeric, reserved = s.reserved + $19::numeric,
+        last_entry_hash = (SELECT hash FROM chain_end)
+    FROM wallet, head WHERE s.wallet_id = wallet.id AND s.slot = head.slot RETURNING s.slot
   )
   SELECT (SELECT id FROM wallet) AS wallet_id, (SELECT id FROM posting) AS posting_id, (SELECT slot FROM credited) AS slot`;
+
+// A posting that takes from the wallet, once the caller has locked all its slots (lockAllSlots):
+// the posting, the slots' new balances and the entries, appended to the chain of slot $16 (one
+// of the slots it changes), in one round trip.
+//   $15 wallet id  $16 chain slot  $17 slots  $18–$20 their new available, pending, reserved
+const POST_DEBIT_SQL = `WITH wallet AS (
+    SELECT $15::uuid AS id
+  ), ${POSTING_CTE}, head AS (
+    SELECT s.slot::int AS slot, s.last_entry_hash FROM wallet_balance_slots s
+    WHERE s.wallet_id = $15::uuid AND s.slot = $16::int AND EXISTS (SELECT 1 FROM posting)
+  ), ${CHAIN_CTES}, debited AS (
+    UPDATE wallet_balance_slots s
+    SET available = v.available, pending = v.pending, reserved = v.reserved,
+        last_entry_hash = CASE WHEN s.slot = head.slot THEN (SELECT hash FROM chain_end) ELSE s.last_entry_hash END
+    FROM head, unnest($17::smallint[], $18::numeric[], $19::numeric[], $20::numeric[]) AS v (slot, available, pending, reserved)
+    WHERE s.wallet_id = $15::uuid AND s.slot = v.slot RETURNING 1
+  )
+  SELECT (SELECT id FROM posting) AS posting_id`;
 
 /** The ledger's SQL. Every method runs on the manager it is given (usually the caller's transaction). */
 @Injectable()
@@ -95,23 +145,13 @@ export class LedgerRepository {
     return rows.length > 0;
   }
 
-  /** The new posting's id, or null when (source, kind) was already posted. */
-  async insertPosting(manager: EntityManager, ctx: DeveloperContext, posting: Posting, now: Date): Promise<string | null> {
-    const rows: Array<{ id: string }> = await manager.query(
-      `INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT ON CONSTRAINT ledger_postings_once_per_source DO NOTHING RETURNING id`,
-      [ctx.developerId, ctx.mode, posting.currency, posting.sourceType, posting.sourceId, posting.kind, now],
-    );
-    return rows[0]?.id ?? null;
-  }
-
   /**
-   * A posting that only adds to the wallet, in ONE round trip: finds the wallet, inserts the
-   * posting, adds `deltas` to a balance slot no other transaction holds (trying slots from
-   * `startSlot` round the ring, SKIP LOCKED; only when all are held it waits for `startSlot`) and
-   * inserts the entries. Writes nothing when the wallet does not exist (walletId null) or the
-   * posting was already made (postingId null).
+   * A posting that only adds to the wallet (or moves money between system accounts only), in ONE
+   * round trip: finds the wallet, inserts the posting, adds `deltas` to a balance slot no other
+   * transaction holds (trying slots from `startSlot` round the ring, SKIP LOCKED; only when all
+   * are held it waits for `startSlot`) and appends the entries to that slot's hash chain. Writes
+   * nothing when the wallet does not exist (walletId null) or the posting was already made
+   * (postingId null).
    */
   async postCredit(
     manager: EntityManager,
@@ -121,26 +161,13 @@ export class LedgerRepository {
     startSlot: number,
     now: Date,
   ): Promise<{ walletId: string | null; postingId: string | null }> {
-    const lines = posting.lines;
     const rows: Array<{ wallet_id: string | null; posting_id: string | null }> = await manager.query(POST_CREDIT_SQL, [
-      ctx.developerId,
-      ctx.mode,
-      posting.currency,
-      posting.sourceType,
-      posting.sourceId,
-      posting.kind,
-      now,
+      ...postingParams(ctx, posting, now),
       startSlot,
       WALLET_SLOT_COUNT,
       deltas.available.toString(),
       deltas.pending.toString(),
       deltas.reserved.toString(),
-      posting.reference,
-      lines.map((l) => l.account),
-      lines.map((l) => (l.account === 'wallet' ? (l.bucket ?? 'available') : null)),
-      lines.map((l) => l.entryType),
-      lines.map((l) => l.amount.toString()),
-      lines.map((l) => l.description),
     ]);
     return { walletId: rows[0]?.wallet_id ?? null, postingId: rows[0]?.posting_id ?? null };
   }
@@ -154,37 +181,30 @@ export class LedgerRepository {
     return rows.map((r) => ({ slot: r.slot, available: Amount.parse(r.available), pending: Amount.parse(r.pending), reserved: Amount.parse(r.reserved) }));
   }
 
-  async writeSlots(manager: EntityManager, walletId: string, slots: SlotBalance[]): Promise<void> {
-    if (slots.length === 0) return;
-    await manager.query(
-      `UPDATE wallet_balance_slots s SET available = v.available, pending = v.pending, reserved = v.reserved
-       FROM unnest($2::smallint[], $3::numeric[], $4::numeric[], $5::numeric[]) AS v (slot, available, pending, reserved)
-       WHERE s.wallet_id = $1 AND s.slot = v.slot`,
-      [walletId, slots.map((s) => s.slot), ...(['available', 'pending', 'reserved'] as const).map((b) => slots.map((s) => s[b].toString()))],
-    );
-  }
-
-  async insertEntries(manager: EntityManager, ctx: DeveloperContext, postingId: string, posting: Posting, now: Date): Promise<void> {
-    const lines = posting.lines;
-    await manager.query(
-      `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at)
-       SELECT $1, $2, $3, $4, l.account, l.bucket, l.entry_type, l.amount, $5, l.description, $6
-       FROM unnest($7::text[], $8::text[], $9::text[], $10::numeric[], $11::text[]) WITH ORDINALITY AS l (account, bucket, entry_type, amount, description, n)
-       ORDER BY l.n`,
-      [
-        postingId,
-        ctx.developerId,
-        ctx.mode,
-        posting.currency,
-        posting.reference,
-        now,
-        lines.map((l) => l.account),
-        lines.map((l) => (l.account === 'wallet' ? (l.bucket ?? 'available') : null)),
-        lines.map((l) => l.entryType),
-        lines.map((l) => l.amount.toString()),
-        lines.map((l) => l.description),
-      ],
-    );
+  /**
+   * A posting that takes from the wallet, once `lockAllSlots` holds every slot: inserts the
+   * posting, writes the slots' new balances and appends the entries to the chain of `chainSlot`
+   * (one of `slots`), in one round trip. The posting's id, or null (nothing written) when
+   * (source, kind) was already posted.
+   */
+  async postDebit(
+    manager: EntityManager,
+    ctx: DeveloperContext,
+    posting: Posting,
+    walletId: string,
+    slots: SlotBalance[],
+    chainSlot: number,
+    now: Date,
+  ): Promise<string | null> {
+    if (!slots.some((s) => s.slot === chainSlot)) throw new Error('a debit appends to the chain of a slot it changes');
+    const rows: Array<{ posting_id: string | null }> = await manager.query(POST_DEBIT_SQL, [
+      ...postingParams(ctx, posting, now),
+      walletId,
+      chainSlot,
+      slots.map((s) => s.slot),
+      ...(['available', 'pending', 'reserved'] as const).map((b) => slots.map((s) => s[b].toString())),
+    ]);
+    return rows[0]?.posting_id ?? null;
   }
 
   async sumSlots(manager: EntityManager, ctx: DeveloperContext, currency: Currency): Promise<Record<Bucket, Amount>> {
@@ -197,6 +217,20 @@ export class LedgerRepository {
     const row = rows[0];
     const read = (value: string | null | undefined) => (value === null || value === undefined ? Amount.zero() : Amount.parse(value));
     return { available: read(row?.available), pending: read(row?.pending), reserved: read(row?.reserved) };
+  }
+
+  /** The wallet entries of the postings made by one API request, in seq order (at most REQUEST_ENTRIES_LIMIT). */
+  async walletEntriesOfRequest(manager: EntityManager, ctx: DeveloperContext, requestId: string): Promise<LedgerEntryView[]> {
+    const rows: EntryRow[] = await manager.query(
+      `SELECT e.id, e.seq, e.entry_type, e.amount, e.bucket, e.currency, e.reference, e.description, e.created_at
+         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id
+        WHERE p.developer_id = $1 AND p.mode = $2 AND p.request_id = $3
+          AND e.developer_id = $1 AND e.mode = $2 AND e.account = 'wallet'
+        ORDER BY e.seq
+        LIMIT $4`,
+      [ctx.developerId, ctx.mode, requestId, REQUEST_ENTRIES_LIMIT],
+    );
+    return rows.map(toEntryView);
   }
 
   /**
@@ -238,6 +272,30 @@ export async function countWalletEntries(manager: EntityManager, ctx: DeveloperC
     [ctx.developerId, ctx.mode, range.from, range.to, range.currency ?? null],
   );
   return rows[0]?.count ?? 0;
+}
+
+/**
+ * $1–$14 of both posting statements. The request id comes from the request scope the API enters
+ * for each request (null for scheduler and queue work), so callers need not pass it along.
+ */
+function postingParams(ctx: DeveloperContext, posting: Posting, now: Date): unknown[] {
+  const lines = posting.lines;
+  return [
+    ctx.developerId,
+    ctx.mode,
+    posting.currency,
+    posting.sourceType,
+    posting.sourceId,
+    posting.kind,
+    now,
+    posting.reference,
+    lines.map((l) => l.account),
+    lines.map((l) => (l.account === 'wallet' ? (l.bucket ?? 'available') : null)),
+    lines.map((l) => l.entryType),
+    lines.map((l) => l.amount.toString()),
+    lines.map((l) => l.description),
+    currentRequestId(),
+  ];
 }
 
 function toEntryView(r: EntryRow): LedgerEntryView {

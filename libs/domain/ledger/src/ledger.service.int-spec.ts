@@ -226,8 +226,8 @@ describe('LedgerService', () => {
         [ctx.developerId],
       );
       await runner.query(
-        `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, entry_type, amount, reference, description)
-         VALUES ($1, $2, 'test', 'NGN', 'platform_fees', 'fee', 5, 'x', 'x')`,
+        `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, entry_type, amount, reference, description, chain_slot, hash)
+         VALUES ($1, $2, 'test', 'NGN', 'platform_fees', 'fee', 5, 'x', 'x', 0, sha256('x'))`,
         [postingId, ctx.developerId],
       );
       const violations = (await findLedgerInvariantViolations(runner.manager)).filter((v) => v.developer_id === ctx.developerId);

@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { LedgerEntryResponse } from '@gateway/contracts';
-import { allPages, Clock, type Currency, type DeveloperContext, DomainError, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, Clock, CURRENCIES, type Currency, type DeveloperContext, DomainError, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomInt } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { WalletChainWalk } from './chain-walk';
+import { LedgerChainRepository } from './ledger-chain.repository';
 import { LedgerDuplicatePostingError } from './ledger.errors';
 import { toLedgerEntryResponse } from './ledger.mapper';
 import { countWalletEntries, LedgerRepository, WALLET_SLOT_COUNT } from './ledger.repository';
-import type { LedgerEntryFilter, LedgerEntryView, Posting, WalletBalance } from './ledger.types';
-import { checkPosting, onlyAddsToWallet, planSlotChanges, touchesWallet, walletDeltas } from './posting-plan';
+import type { ChainBreak, ChainVerification, LedgerEntryFilter, LedgerEntryView, Posting, WalletBalance } from './ledger.types';
+import { checkPosting, onlyAddsToWallet, planSlotChanges, walletDeltas } from './posting-plan';
+
+/** Entries the verifier reads per query: large enough to amortize the round trip, small enough to hold. */
+const VERIFY_PAGE_SIZE = 1000;
 
 /**
  * The merchant's wallet (per developer, mode and currency) and its append-only, double-entry
@@ -18,6 +23,7 @@ import { checkPosting, onlyAddsToWallet, planSlotChanges, touchesWallet, walletD
 export class LedgerService {
   constructor(
     private readonly repository: LedgerRepository,
+    private readonly chains: LedgerChainRepository,
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -39,13 +45,9 @@ export class LedgerService {
     checkPosting(posting);
     const now = this.clock.now();
     const deltas = walletDeltas(posting.lines);
-    if (!touchesWallet(deltas)) {
-      // Between system accounts only (or wallet lines that cancel out): no balance row changes.
-      await this.repository.insertEntries(manager, ctx, await this.insertPosting(manager, ctx, posting, now), posting, now);
-      return;
-    }
     if (onlyAddsToWallet(deltas)) {
-      // The common case (a payment's credit): one round trip once the wallet exists.
+      // The common case (a payment's credit), and postings between system accounts only (their
+      // entries still join one of the wallet's chains): one round trip once the wallet exists.
       const start = randomInt(WALLET_SLOT_COUNT);
       let posted = await this.repository.postCredit(manager, ctx, posting, deltas, start, now);
       if (!posted.walletId) {
@@ -63,9 +65,9 @@ export class LedgerService {
     if ('shortfall' in plan) {
       throw new DomainError('insufficient_wallet_balance', `The ${plan.shortfall} balance is too low for this operation.`);
     }
-    const postingId = await this.insertPosting(manager, ctx, posting, now);
-    await this.repository.writeSlots(manager, walletId, plan.changed);
-    await this.repository.insertEntries(manager, ctx, postingId, posting, now);
+    // Every slot is held, so any chain would do: the entries join the lowest slot the debit changes.
+    const postingId = await this.repository.postDebit(manager, ctx, posting, walletId, plan.changed, plan.changed[0].slot, now);
+    if (!postingId) throw duplicate(posting);
   }
 
   /** Available, pending, reserved and their total; zeros when the wallet has never been used. */
@@ -93,10 +95,54 @@ export class LedgerService {
     return countWalletEntries(this.dataSource.manager, ctx, range);
   }
 
-  private async insertPosting(manager: EntityManager, ctx: DeveloperContext, posting: Posting, now: Date): Promise<string> {
-    const postingId = await this.repository.insertPosting(manager, ctx, posting, now);
-    if (!postingId) throw duplicate(posting);
-    return postingId;
+  /**
+   * The wallet entries (as the list shows them) of the postings one API request made, in the
+   * order they were written; at most REQUEST_ENTRIES_LIMIT. Empty for another tenant's request.
+   */
+  entriesForRequest(ctx: DeveloperContext, requestId: string): Promise<LedgerEntryView[]> {
+    return this.repository.walletEntriesOfRequest(this.dataSource.manager, ctx, requestId);
+  }
+
+  /**
+   * Proves the wallet's history unbroken (docs/ledger.md, "The hash chain"): walks every entry of
+   * the wallet in `currency` (every currency's wallet when omitted), chain by chain, a page at a
+   * time, recomputing each hash and link, and stops at the first break. Without `manager` the walk
+   * reads one snapshot (a read-only REPEATABLE READ transaction), so postings committed meanwhile
+   * can make no chain look longer than its head.
+   */
+  verifyChains(ctx: DeveloperContext, currency?: Currency, manager?: EntityManager): Promise<ChainVerification> {
+    if (manager) return this.walkWallets(manager, ctx, currency);
+    return this.dataSource.transaction('REPEATABLE READ', async (snapshot) => {
+      await snapshot.query('SET TRANSACTION READ ONLY');
+      return this.walkWallets(snapshot, ctx, currency);
+    });
+  }
+
+  private async walkWallets(manager: EntityManager, ctx: DeveloperContext, currency: Currency | undefined): Promise<ChainVerification> {
+    const result: ChainVerification = { verified: true, currency: currency ?? null, entriesChecked: 0, chains: 0, firstBroken: null };
+    for (const walletCurrency of currency ? [currency] : CURRENCIES) {
+      const heads = await this.chains.chainHeads(manager, ctx, walletCurrency);
+      // Walked even without a wallet: entries left without one would show as a chain_head_mismatch.
+      const walk = new WalletChainWalk(walletCurrency, heads ?? new Map(), WALLET_SLOT_COUNT);
+      if (heads) result.chains += WALLET_SLOT_COUNT;
+      const broken = await this.walkEntries(manager, ctx, walletCurrency, walk);
+      result.entriesChecked += walk.entriesChecked;
+      if (broken) return { ...result, verified: false, firstBroken: broken };
+    }
+    return result;
+  }
+
+  private async walkEntries(manager: EntityManager, ctx: DeveloperContext, currency: Currency, walk: WalletChainWalk): Promise<ChainBreak | null> {
+    let after: { chainSlot: number; seq: string } | null = null;
+    for (;;) {
+      const page = await this.chains.chainPage(manager, ctx, currency, after, VERIFY_PAGE_SIZE);
+      for (const row of page) {
+        const broken = walk.visit(row);
+        if (broken) return broken;
+      }
+      if (page.length < VERIFY_PAGE_SIZE) return walk.finish();
+      after = page[page.length - 1];
+    }
   }
 }
 

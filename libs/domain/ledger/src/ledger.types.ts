@@ -1,4 +1,4 @@
-import { LEDGER_ENTRY_TYPES, type LedgerEntryType, WALLET_BALANCE_TYPES, type WalletBalanceType } from '@gateway/contracts';
+import { LEDGER_ENTRY_TYPES, type LedgerChainBreakReason, type LedgerEntryType, WALLET_BALANCE_TYPES, type WalletBalanceType } from '@gateway/contracts';
 import type { Amount, Currency } from '@gateway/platform';
 
 // One list with the wire: the ledger's entry types and buckets are the ones the API filters by.
@@ -80,4 +80,29 @@ export interface LedgerEntryFilter {
   to?: Date;
   /** Exclusive upper bound on created_at (exports' [from, to) ranges). */
   before?: Date;
+}
+
+/** Why a wallet's hash chain does not hold; one list with the wire (see LEDGER_CHAIN_BREAK_REASONS). */
+export type ChainBreakReason = LedgerChainBreakReason;
+
+/** Where verification found the first break. */
+export interface ChainBreak {
+  currency: Currency;
+  /** The chain (balance slot, 0–15). */
+  chain: number;
+  reason: ChainBreakReason;
+  /** The entry at which the chain breaks; for chain_head_mismatch, the chain's last entry (null when it has none). */
+  entryId: string | null;
+  reference: string | null;
+}
+
+export interface ChainVerification {
+  verified: boolean;
+  /** The currency verified, or null when every currency's wallet was. */
+  currency: Currency | null;
+  /** Entries whose hash and link were checked (up to the first break). */
+  entriesChecked: number;
+  /** Chains walked: 16 per wallet that exists. */
+  chains: number;
+  firstBroken: ChainBreak | null;
 }

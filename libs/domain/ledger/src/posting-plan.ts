@@ -54,10 +54,6 @@ export function onlyAddsToWallet(deltas: BucketDeltas): boolean {
   return BUCKETS.every((bucket) => !deltas[bucket].isNegative());
 }
 
-export function touchesWallet(deltas: BucketDeltas): boolean {
-  return BUCKETS.some((bucket) => !deltas[bucket].isZero());
-}
-
 /**
  * New values for the slots a posting changes, given every slot of the wallet (locked by the
  * caller). Money taken out of a bucket comes from the fullest slots first, never below zero;

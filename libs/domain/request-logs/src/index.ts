@@ -1,7 +1,10 @@
 export { RequestLogsModule } from './request-logs.module';
 export { DEFAULT_REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
 export { RequestLogWriter } from './request-log.writer';
+export { RequestLogPartitionsService, type PartitionUpkeepResult } from './request-log-partitions.service';
+export type { UtcDay } from './utc-day';
 export { RequestLogsService, type RequestLogFilter, type RequestLogPage, type RequestLogView } from './request-logs.service';
+export { RequestLogFeedService, REQUEST_LOG_FEED_WINDOW_SECONDS, type RequestLogFeedPage, type RequestLogFeedRequest } from './request-log-feed.service';
 export type { NewRequestLogEntry } from './request-log-entry';
 export { isSensitiveKey, redactSensitive, REDACTED } from './redaction';
 export { MAX_STORED_BODY_BYTES, storableBody, type BodyText, type TruncatedBodyMarker } from './stored-body';

@@ -124,6 +124,32 @@ describe('redactSensitive', () => {
     expect(text).toContain(publishable);
   });
 
+  it('masks a card number under any key, as text or as a number, grouped or not, and keeps what only looks like one', () => {
+    const card = '4084084084084081';
+    const body = {
+      card,
+      note: `paid with 4084 0840 8408 4081, thanks`,
+      metadata: { pan: Number(card), amex: '3782-822463-10005' },
+      [card]: 'as a key',
+      phone: '+2348012345678',
+      sent_at_ms: 1764002700000,
+      not_luhn: '4084084084084082',
+      reference: 'PAY-4084084084084081a',
+      share: 0.4084084084084081,
+    };
+    expect(redactSensitive(body)).toEqual({
+      card: REDACTED,
+      note: `paid with ${REDACTED}, thanks`,
+      metadata: { pan: REDACTED, amex: REDACTED },
+      [REDACTED]: 'as a key',
+      phone: '+2348012345678',
+      sent_at_ms: 1764002700000,
+      not_luhn: '4084084084084082',
+      reference: 'PAY-4084084084084081a',
+      share: 0.4084084084084081,
+    });
+  });
+
   it('does not change the value it was given', () => {
     const body = { card: { card_number: CANARY }, list: [{ cvv: CANARY }] };
     const copy = structuredClone(body);

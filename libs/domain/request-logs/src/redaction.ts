@@ -95,6 +95,7 @@ function judgeKey(key: string): boolean {
  */
 export function redactSensitive(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return toStorableText(value);
+  if (typeof value === 'number') return containsCardNumber(String(value)) ? REDACTED : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
@@ -111,11 +112,38 @@ export function redactSensitive(value: unknown, depth = 0): unknown {
 const SECRET_API_KEY = /sk_(?:test|live)_[A-Za-z0-9_-]{20,}/g;
 
 /**
- * Every text stored in a log row passes here. Secret API keys are masked wherever they appear.
- * PostgreSQL refuses NUL characters (in `text` and `jsonb`) and lone UTF-16 surrogates (which
- * JSON.stringify writes as `\udXXX` escapes `jsonb` rejects): one such string would fail a whole
- * batch, so they become U+FFFD.
+ * A card number anywhere in a text — a merchant's `"card": "4084…"`, a note, a JSON number: 13–19
+ * digits in a row or in groups of four (4-4-4-4…, 4-6-5) separated by a space or a hyphen, starting
+ * 2–6 (the ISO/IEC 7812 banking and financial industries), not part of a longer word or number,
+ * not after `+` (a phone number) or `.` (a decimal fraction). Masked when it passes the Luhn check.
+ */
+const CARD_NUMBER = /(?<![0-9A-Za-z+.])[2-6](?:\d{12,18}|\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{3}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z])/g;
+
+function passesLuhn(candidate: string): boolean {
+  const digits = candidate.replace(/[ -]/g, '');
+  let total = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    total += digit;
+  }
+  return total % 10 === 0;
+}
+
+/** Whether `text` holds a card number toStorableText would mask. */
+export function containsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(CARD_NUMBER)) if (passesLuhn(match[0])) return true;
+  return false;
+}
+
+/**
+ * Every text stored in a log row passes here. Secret API keys and card numbers are masked
+ * wherever they appear. PostgreSQL refuses NUL characters (in `text` and `jsonb`) and lone UTF-16
+ * surrogates (which JSON.stringify writes as `\udXXX` escapes `jsonb` rejects): one such string
+ * would fail a whole batch, so they become U+FFFD.
  */
 export function toStorableText(text: string): string {
-  return toStorableCharacters(text).replace(SECRET_API_KEY, REDACTED);
+  return toStorableCharacters(text)
+    .replace(SECRET_API_KEY, REDACTED)
+    .replace(CARD_NUMBER, (candidate) => (passesLuhn(candidate) ? REDACTED : candidate));
 }

@@ -1,10 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { RequestLogFeedRepository } from './request-log-feed.repository';
+import { RequestLogFeedService } from './request-log-feed.service';
+import { RequestLogPartitionsRepository } from './request-log-partitions.repository';
+import { RequestLogPartitionsService } from './request-log-partitions.service';
 import { RequestLogWriter } from './request-log.writer';
 import { DEFAULT_REQUEST_LOGS_OPTIONS, REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
 import { RequestLogsRepository } from './request-logs.repository';
 import { RequestLogsService } from './request-logs.service';
 
-/** The request log: a buffered batch writer (API), the portal's search and the retention purge (scheduler). */
+/** The request log: a buffered batch writer (API), the portal's search, and the partition upkeep and retention (scheduler). */
 @Module({})
 export class RequestLogsModule {
   /**
@@ -21,8 +25,12 @@ export class RequestLogsModule {
         RequestLogsRepository,
         RequestLogWriter,
         RequestLogsService,
+        RequestLogPartitionsRepository,
+        RequestLogPartitionsService,
+        RequestLogFeedRepository,
+        RequestLogFeedService,
       ],
-      exports: [RequestLogWriter, RequestLogsService],
+      exports: [RequestLogWriter, RequestLogsService, RequestLogPartitionsService, RequestLogFeedService],
     };
   }
 }

@@ -8,8 +8,18 @@ export interface RequestLogsOptions {
    * oldest are dropped, with a warning saying how many.
    */
   maxBuffered: number;
-  /** Rows the retention purge deletes per statement (each batch commits on its own). */
+  /**
+   * Rows the retention purge deletes per statement from the default partition (each batch commits
+   * on its own); day partitions are dropped whole.
+   */
   purgeBatchSize: number;
+  /** The partition upkeep keeps a partition ready for today and this many days ahead. */
+  partitionDaysAhead: number;
+  /**
+   * How long a partition change (create, attach, drop) may wait for its lock on request_logs
+   * before giving up until the next run: while it waits, the writes and reads behind it wait too.
+   */
+  partitionLockTimeoutMs: number;
 }
 
 export const DEFAULT_REQUEST_LOGS_OPTIONS: RequestLogsOptions = {
@@ -17,6 +27,8 @@ export const DEFAULT_REQUEST_LOGS_OPTIONS: RequestLogsOptions = {
   batchSize: 500,
   maxBuffered: 20_000,
   purgeBatchSize: 5000,
+  partitionDaysAhead: 7,
+  partitionLockTimeoutMs: 2000,
 };
 
 export const REQUEST_LOGS_OPTIONS = Symbol('REQUEST_LOGS_OPTIONS');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
-import type { NewestFirstPage } from '@gateway/platform';
+import { Clock, type DeveloperContext, type NewestFirstPage } from '@gateway/platform';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
 import { pipeline } from 'node:stream/promises';
@@ -50,25 +50,18 @@ const INSERT_BATCH = `
   INSERT INTO request_logs (${INSERT_COLUMNS})
   SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[],
     $8::text[], $9::text[], $10::int[], $11::jsonb[], $12::jsonb[], $13::text[], $14::text[])
-  ON CONFLICT (request_id) DO NOTHING`;
+  ON CONFLICT (request_id, created_at) DO NOTHING`;
 
 /**
- * Deletes one bounded batch and says how many rows went. SKIP LOCKED lets two schedulers purge at
- * the same time without waiting on each other; each batch commits on its own, so no lock is held long.
- * Rows are matched by request_id, the primary key (`id` has no index of its own).
+ * SQL for the request_logs table: batched writes, the portal's keyset list. The table's day
+ * partitions and retention are RequestLogPartitionsRepository's.
  */
-const DELETE_BATCH = `
-  WITH doomed AS (
-    SELECT request_id FROM request_logs WHERE created_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED
-  ), deleted AS (
-    DELETE FROM request_logs r USING doomed WHERE r.request_id = doomed.request_id RETURNING 1
-  )
-  SELECT count(*)::int AS deleted FROM deleted`;
-
-/** SQL for the request_logs table: batched writes, the portal's keyset list, the retention purge. */
 @Injectable()
 export class RequestLogsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   /** False once the application's connection pool has been closed (late shutdown). */
   get isAvailable(): boolean {
@@ -90,7 +83,8 @@ export class RequestLogsRepository {
    * Writes a batch with COPY: the cheapest way into PostgreSQL for both processes (no parameter
    * arrays to escape, no statement to plan), which matters because every API request is logged.
    * A failed COPY inserts nothing, so a retry is safe; the one case COPY cannot absorb is a batch
-   * written whose acknowledgement was lost (a retry then meets the unique request_id): that batch
+   * written whose acknowledgement was lost (a retry then meets the primary key, request_id with
+   * the created_at the retried row carries unchanged): that batch
    * goes again through INSERT … ON CONFLICT DO NOTHING, which keeps the rows already there.
    */
   async insertBatch(rows: RequestLogRow[]): Promise<void> {
@@ -133,8 +127,26 @@ export class RequestLogsRepository {
     ]);
   }
 
-  /** One page, newest first. Always scoped to one developer: the tenant filter is not optional. */
+  /**
+   * One page, newest first. Always scoped to one developer: the tenant filter is not optional.
+   * The last day is asked first: request_logs has a partition per day, and a query without a lower
+   * time bound plans and opens every one of them (about a hundred: milliseconds), where one bounded
+   * to the last day opens about ten (from yesterday's to the week ahead's, and the default one).
+   * When the last day alone fills the page, its rows are the page — every older row sorts after
+   * them — else the page is read again without the bound.
+   */
   async search(query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
+    const recent = new Date(this.clock.now().getTime() - RECENT_WINDOW_MS);
+    const bounded = (query.from && query.from >= recent) || (query.to && query.to < recent);
+    if (!bounded) {
+      const rows = await this.searchRows({ ...query, from: recent }, page);
+      // A request id names one entry: found there, it is the whole answer.
+      if (rows.length > page.limit || (query.requestId && rows.length > 0)) return rows;
+    }
+    return this.searchRows(query, page);
+  }
+
+  private async searchRows(query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
     const params: unknown[] = [query.developerId];
     const where = ['developer_id = $1'];
     const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -154,10 +166,7 @@ export class RequestLogsRepository {
     });
     if (keyset.where) where.push(keyset.where);
     return this.dataSource.query(
-      `SELECT id, request_id, created_at,
-              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
-              duration_ms, method, path, status_code, mode, api_key_id, client_ip, user_agent,
-              request_body, response_body
+      `SELECT ${RECORD_COLUMNS}
          FROM request_logs
         WHERE ${where.join(' AND ')}
         ORDER BY ${keyset.orderBy}
@@ -166,13 +175,31 @@ export class RequestLogsRepository {
     );
   }
 
-  async deleteBatchOlderThan(cutoff: Date, batchSize: number): Promise<number> {
-    const rows: Array<{ deleted: number }> = await this.dataSource.query(DELETE_BATCH, [cutoff.toISOString(), batchSize]);
-    return rows[0].deleted;
+  /**
+   * One request's entry, if this developer made it in this mode (a primary-key lookup in each
+   * partition it reads). Most requests traced are recent ones: the last day's partitions are
+   * asked first, and every partition only when the entry is not there (see search).
+   */
+  async findByRequestId(ctx: DeveloperContext, requestId: string): Promise<RequestLogRecord | null> {
+    const find = async (since: Date | null) =>
+      ((await this.dataSource.query(
+        `SELECT ${RECORD_COLUMNS} FROM request_logs WHERE request_id = $1 AND developer_id = $2 AND mode = $3${since ? ' AND created_at >= $4' : ''}`,
+        since ? [requestId, ctx.developerId, ctx.mode, since.toISOString()] : [requestId, ctx.developerId, ctx.mode],
+      )) as RequestLogRecord[])[0] ?? null;
+    return (await find(new Date(this.clock.now().getTime() - RECENT_WINDOW_MS))) ?? find(null);
   }
 }
 
 const UNIQUE_VIOLATION = '23505';
+
+/** The span search asks first (see search): a day, one or two of the day partitions. */
+const RECENT_WINDOW_MS = 86_400_000;
+
+/** A RequestLogRecord's columns. */
+const RECORD_COLUMNS = `id, request_id, created_at,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
+  duration_ms, method, path, status_code, mode, api_key_id, client_ip, user_agent,
+  request_body, response_body`;
 
 const COPY_BATCH = `COPY request_logs (${INSERT_COLUMNS}) FROM STDIN`;
 
@@ -207,6 +234,6 @@ function copyValue(value: string | null): string {
 
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

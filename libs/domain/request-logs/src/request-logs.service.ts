@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { MAX_PAGE_SIZE, type Mode, type RequestLogResponse } from '@gateway/contracts';
-import { newestFirst, validationError } from '@gateway/platform';
-import { REQUEST_LOGS_OPTIONS, type RequestLogsOptions } from './request-logs.options';
+import { type DeveloperContext, newestFirst, validationError } from '@gateway/platform';
 import { type RequestLogRecord, RequestLogsRepository } from './request-logs.repository';
 
 export interface RequestLogFilter {
@@ -33,13 +32,10 @@ export interface RequestLogPage {
 
 const STATUS_CLASSES = { '2xx': 200, '3xx': 300, '4xx': 400, '5xx': 500 } as const;
 
-/** Reads a developer's request log (portal) and enforces retention (scheduler). */
+/** Reads a developer's request log (portal). Retention is RequestLogPartitionsService's (scheduler). */
 @Injectable()
 export class RequestLogsService {
-  constructor(
-    private readonly repository: RequestLogsRepository,
-    @Inject(REQUEST_LOGS_OPTIONS) private readonly options: RequestLogsOptions,
-  ) {}
+  constructor(private readonly repository: RequestLogsRepository) {}
 
   /**
    * One developer's requests, newest first. Pages follow a keyset cursor, so requests logged
@@ -67,28 +63,24 @@ export class RequestLogsService {
     return page.toPage(rows, toView, (row) => ({ createdAt: row.cursor_at, id: row.id }));
   }
 
+  /**
+   * The entry of the request `requestId` (its X-Request-Id), or null: when another developer or
+   * the other mode made it, when it is not written yet (the writer batches, see RequestLogWriter)
+   * or when it was purged.
+   */
+  async findByRequestId(ctx: DeveloperContext, requestId: string): Promise<RequestLogView | null> {
+    const row = await this.repository.findByRequestId(ctx, requestId);
+    return row ? toView(row) : null;
+  }
+
   /** Platform staff: requests logged since `since` across every account, with the 4xx and 5xx among them (the admin overview's error rates). */
   statusClassCounts(since: Date): Promise<{ total: number; clientErrors: number; serverErrors: number }> {
     return this.repository.statusClassCounts(since);
   }
-
-  /**
-   * Deletes every entry created before `cutoff`, in batches that each commit on their own, and
-   * returns how many it deleted. Safe to run from two schedulers at once.
-   */
-  async purgeOlderThan(cutoff: Date): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await this.repository.deleteBatchOlderThan(cutoff, this.options.purgeBatchSize);
-      total += deleted;
-      // A short batch means nothing old was left unlocked; rows another purger holds are its to delete.
-      if (deleted < this.options.purgeBatchSize) return total;
-    }
-  }
 }
 
-/** Status and status class narrow the same range; together they must both hold. */
-function statusRange(filter: RequestLogFilter): { from: number; to: number } | null {
+/** Status and status class narrow the same range; together they must both hold (the search's and the feed's). */
+export function statusRange(filter: Pick<RequestLogFilter, 'status' | 'statusClass'>): { from: number; to: number } | null {
   if (filter.status === undefined && filter.statusClass === undefined) return null;
   let from = 100;
   let to = 599;
@@ -109,7 +101,8 @@ function statusRange(filter: RequestLogFilter): { from: number; to: number } | n
   return { from, to };
 }
 
-function toView(row: RequestLogRecord): RequestLogView {
+/** A stored row as the API shows it (the search's and the feed's). */
+export function toView(row: Omit<RequestLogRecord, 'cursor_at'>): RequestLogView {
   return {
     id: row.id,
     request_id: row.request_id,

@@ -46,6 +46,8 @@ describe('storableBody', () => {
     expect(storableBody('{"note":"\\u0073k_test_abcdefghijklmnopqrstuvwxyz"}')).toBe('{"note":"[REDACTED]"}');
     expect(storableBody('{"note":"a\\u0000b"}')).toBe('{"note":"a\ufffdb"}');
     expect(storableBody('{"list":[{"x":{"clientSecret":"s"}}]}')).toBe('{"list":[{"x":{"clientSecret":"[REDACTED]"}}]}');
+    // A card number under an ordinary key, as text and as a number.
+    expect(storableBody('{"card":"4084084084084081","pan":5399838383838381}')).toBe('{"card":"[REDACTED]","pan":"[REDACTED]"}');
   });
 
   it('still cuts off nesting too deep to inspect', () => {

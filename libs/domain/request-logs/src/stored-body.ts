@@ -1,4 +1,4 @@
-import { isSensitiveKey, MAX_REDACTION_DEPTH, redactSensitive } from './redaction';
+import { containsCardNumber, isSensitiveKey, MAX_REDACTION_DEPTH, redactSensitive } from './redaction';
 
 /** Bodies larger than this are not stored; a marker with their size is stored instead. */
 export const MAX_STORED_BODY_BYTES = 64 * 1024;
@@ -36,13 +36,14 @@ export function storableBody(body: BodyText): string | null {
   // Most bodies hold nothing to redact or repair: store their text as it came (the column is
   // jsonb, so the database keeps the same value either way) instead of rebuilding and
   // re-serializing a copy on every request.
-  if (!MAY_NEED_REWRITING.test(text) && !hasSensitiveKey(parsed, 0)) return text;
+  if (!MAY_NEED_REWRITING.test(text) && !containsCardNumber(text) && !hasSensitiveKey(parsed, 0)) return text;
   return JSON.stringify(redactSensitive(parsed));
 }
 
 /**
  * Texts the fast path leaves to redactSensitive: any `\u` escape (it could spell a NUL, a lone
- * surrogate or a disguised secret key), any NUL or surrogate character, anything like a secret key.
+ * surrogate or a disguised secret key), any NUL or surrogate character, anything like a secret key
+ * (and, checked apart, any card number).
  */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses
 const MAY_NEED_REWRITING = /\\u|[\u0000\ud800-\udfff]|sk_(?:test|live)_/;

@@ -10,8 +10,10 @@ import type { DeliveryStatus } from './webhook.entities';
 export const DELIVERY_TRANSITIONS = {
   /** Any successful attempt. A manual retry may deliver a delivery whose schedule ran out. */
   deliver: { from: ['pending', 'failed'], to: 'delivered' },
-  /** The last automatic attempt failed, a test delivery failed, or the endpoint is gone. */
+  /** The last automatic attempt failed, a test or replayed attempt failed, or the endpoint is gone or disabled. */
   fail: { from: ['pending'], to: 'failed' },
+  /** `POST /webhooks/{id}/replay`: one more attempt of a failed delivery, queued. */
+  replay: { from: ['failed'], to: 'pending' },
 } as const satisfies StatusMoves<DeliveryStatus>;
 
 export type DeliveryTransition = keyof typeof DELIVERY_TRANSITIONS;

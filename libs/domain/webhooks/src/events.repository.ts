@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { DeveloperContext } from '@gateway/platform';
+import { currentRequestId, type DeveloperContext } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EventEntity } from './event.entity';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
-const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`;
+// request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
+const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`;
 const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
   FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;
+/** Served by the partial index events_request (developer_id, mode, request_id). */
+const FOR_REQUEST_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
+  FROM events WHERE developer_id = $1 AND mode = $2 AND request_id = $3 ORDER BY created_at, id LIMIT $4`;
 
 /** The events table (the outbox): one row per event, written in the transaction of its cause. */
 @Injectable()
@@ -15,13 +19,18 @@ export class EventsRepository {
 
   /** In the caller's transaction: the event commits with the change that caused it, or not at all. */
   async insert(m: EntityManager, event: EventEntity): Promise<void> {
-    await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt]);
+    await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt, currentRequestId()]);
   }
 
   /** An event of this developer and mode, or null. */
   async find(ctx: DeveloperContext, id: string): Promise<EventEntity | null> {
     const [event] = (await this.dataSource.query(FIND_SQL, [id, ctx.developerId, ctx.mode])) as EventEntity[];
     return event ?? null;
+  }
+
+  /** The events the API request `requestId` emitted for this developer and mode, oldest first, at most `limit`. */
+  findByRequest(ctx: DeveloperContext, requestId: string, limit: number): Promise<EventEntity[]> {
+    return this.dataSource.query(FOR_REQUEST_SQL, [ctx.developerId, ctx.mode, requestId, limit]) as Promise<EventEntity[]>;
   }
 
   /** The event's name, for an attempt's log (undefined once the event is gone). */

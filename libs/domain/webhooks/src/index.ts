@@ -3,12 +3,18 @@
 // Other capabilities record events through EventsModule / EventsService.emit, in their own transaction.
 export { EventsModule } from './events.module';
 export { EventsService } from './events.service';
+export { EventsFeedModule } from './events-feed.module';
+export { EventsFeedService, EVENT_FEED_CHANNEL, type EventFeedPage, type EventFeedRequest } from './events-feed.service';
 export { WebhooksModule } from './webhooks.module';
 export { WebhooksService, type NewWebhook, type WebhookChanges, type EndpointWithSecret } from './webhooks.service';
 export { WebhookDispatcher } from './webhook-dispatcher.service';
+export { WebhookRecoveryService, REPLAY_BATCH, type DisabledEndpoint, type ReplayResult } from './webhook-recovery.service';
+export { HEALTH_WINDOW_DAYS, type WebhookEndpointView } from './webhook-endpoint-view';
 export { WebhookHealthService, FAILING_ENDPOINT_WINDOW_DAYS, type FailingEndpoint } from './webhook-health.service';
 export { WEBHOOK_DELIVERY_TASK } from './delivery-task';
-export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse } from './webhook.mapper';
-export { signPayload, signatureHeader, verifySignatureHeader } from './signature';
-export { webhookBody } from './webhook-payload';
+export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse, toRequestTraceEventResponse } from './webhook.mapper';
+export type { RequestEvent, RequestEvents } from './request-events';
+export { newSigningSecret, signPayload, signatureHeader, verifySignatureHeader } from './signature';
+export { deliveryRequest, type DeliveryRequest } from './delivery-request';
+export { webhookBody, type EventForDelivery } from './webhook-payload';
 export { WebhookResolver } from './webhook-resolver';

@@ -24,6 +24,17 @@ export class WebhookDeliveryLogsRepository {
     return m.getRepository(WebhookDeliveryLogEntity).save(log);
   }
 
+  /** Every attempt of these deliveries, in attempt order (index webhook_delivery_logs_attempt). */
+  listForDeliveries(ctx: DeveloperContext, deliveryIds: string[]): Promise<WebhookDeliveryLogEntity[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.logs
+      .createQueryBuilder('l')
+      .where('l.delivery_id = ANY (:deliveryIds) AND l.developer_id = :developerId AND l.mode = :mode', { deliveryIds, ...ctx })
+      .orderBy('l.delivery_id')
+      .addOrderBy('l.attempt')
+      .getMany();
+  }
+
   findByReference(ctx: DeveloperContext, reference: string): Promise<WebhookDeliveryLogEntity | null> {
     return this.logs.findOneBy({ reference, developerId: ctx.developerId, mode: ctx.mode });
   }

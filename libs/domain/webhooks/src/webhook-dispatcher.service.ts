@@ -3,12 +3,12 @@ import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryp
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EventsRepository } from './events.repository';
-import { signatureHeader } from './signature';
+import { type DeliveryRequest, deliveryRequest } from './delivery-request';
 import type { AttemptTrigger, WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { type LeasedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
+import { WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import { webhookBody } from './webhook-payload';
 import { WebhookResolver } from './webhook-resolver';
 import { urlPolicy } from './url-guard';
 import { type AttemptOutcome, postWebhook } from './webhook-sender';
@@ -36,7 +36,13 @@ class PreparationError extends Error {}
  * Numbering: a log's `attempt` is the delivery's previous highest + 1, read under the delivery's
  * row lock in the transaction that writes the log (unique per delivery, enforced by an index).
  * `webhook_deliveries.attempts` counts automatic attempts only: it is the retry schedule's
- * position, which manual retries do not move.
+ * position, which manual retries and replays do not move.
+ *
+ * Health: the transaction that logs an attempt also updates its endpoint's health (last success
+ * or failure, the run of failed deliveries, the day's counts), last, after the delivery's lock:
+ * the order (deliveries, then their endpoint) every transaction touching both keeps.
+ * A replayed delivery (POST /webhooks/{id}/replay) gets exactly one attempt, logged `replay`:
+ * delivered on success, `failed` again otherwise, with no schedule.
  */
 @Injectable()
 export class WebhookDispatcher {
@@ -48,6 +54,7 @@ export class WebhookDispatcher {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsRepository,
     private readonly logs: WebhookDeliveryLogsRepository,
+    private readonly health: WebhookEndpointHealthRepository,
     private readonly clock: Clock,
     private readonly encryptor: Encryptor,
     private readonly resolver: WebhookResolver,
@@ -63,7 +70,8 @@ export class WebhookDispatcher {
     const delivery = await this.deliveries.claimDue(deliveryId, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
     if (!delivery) return;
     const endpoint = await this.endpoints.findById(delivery, delivery.endpointId);
-    if (!endpoint || endpoint.deletedAt) {
+    // A disabled endpoint gets nothing more until it is enabled (and its failed deliveries replayed).
+    if (!endpoint || endpoint.deletedAt || endpoint.status === 'disabled') {
       await inTransaction(this.dataSource, async (m) => {
         await this.deliveries.move(m, delivery.id, 'fail', this.clock.now());
         await this.deliveries.release(m, delivery);
@@ -71,7 +79,7 @@ export class WebhookDispatcher {
       return;
     }
     const outcome = await this.attempt(endpoint, delivery.eventId);
-    await this.record(delivery, endpoint, outcome, 'automatic');
+    await this.record(delivery, endpoint, outcome, delivery.replay ? 'replay' : 'automatic');
   }
 
   /** Re-enqueues pending deliveries that are overdue and not in flight (lost jobs, crashed workers). */
@@ -94,9 +102,10 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Writes the attempt's log and moves the delivery, in one transaction under the delivery's row
-   * lock: the attempt number is taken there, status moves are conditional, and the schedule and
-   * the lease are only touched while this attempt still holds the lease.
+   * Writes the attempt's log, moves the delivery and updates the endpoint's health, in one
+   * transaction under the delivery's row lock: the attempt number is taken there, status moves
+   * are conditional, and the schedule and the lease are only touched while this attempt still
+   * holds the lease. The endpoint's row is written last (see WebhookEndpointHealthRepository).
    */
   private record(delivery: LeasedDelivery, endpoint: WebhookEndpointEntity, outcome: AttemptOutcome, trigger: AttemptTrigger): Promise<WebhookDeliveryLogEntity> {
     return inTransaction(this.dataSource, async (m) => {
@@ -105,24 +114,37 @@ export class WebhookDispatcher {
       const log = await this.writeLog(m, delivery, endpoint, outcome, attempt, trigger);
       const finishedAt = this.clock.now();
       const ownsLease = row.leaseUntil?.getTime() === delivery.leaseUntil.getTime();
+      // Whether this attempt ended its delivery `failed`: one more in the endpoint's run (a test delivery never counts).
+      let endedDeliveryFailed = false;
       if (outcome.success) await this.deliveries.move(m, delivery.id, 'deliver', finishedAt);
       else if (trigger === 'test') await this.deliveries.move(m, delivery.id, 'fail', finishedAt);
-      if (trigger === 'automatic' && ownsLease) await this.advanceSchedule(m, delivery.id, row.attempts + 1, outcome.success, finishedAt);
+      else if (trigger === 'replay' && ownsLease) endedDeliveryFailed = await this.deliveries.move(m, delivery.id, 'fail', finishedAt);
+      if (trigger === 'automatic' && ownsLease) endedDeliveryFailed = await this.advanceSchedule(m, delivery.id, row.attempts + 1, outcome.success, finishedAt);
+      if (trigger === 'replay' && ownsLease) await this.deliveries.clearReplay(m, delivery.id);
       if (ownsLease) await this.deliveries.release(m, delivery);
+      await this.health.recordAttempt(m, endpoint.id, {
+        deliveryId: delivery.id,
+        success: outcome.success,
+        error: outcome.error,
+        statusCode: outcome.statusCode,
+        at: finishedAt,
+        endedDeliveryFailed,
+      });
       return log;
     });
   }
 
-  /** After the automatic attempt number `automatic`: the next one is queued, or the delivery has failed. */
-  private async advanceSchedule(m: EntityManager, deliveryId: string, automatic: number, succeeded: boolean, finishedAt: Date): Promise<void> {
+  /**
+   * After the automatic attempt number `automatic`: the next one is queued, or the delivery has
+   * failed (true when this call moved it to `failed`).
+   */
+  private async advanceSchedule(m: EntityManager, deliveryId: string, automatic: number, succeeded: boolean, finishedAt: Date): Promise<boolean> {
     await this.deliveries.setAttempts(m, deliveryId, automatic);
-    if (succeeded) return;
+    if (succeeded) return false;
     const delay = this.config.webhooks.retryScheduleMs[automatic - 1];
-    if (delay === undefined) {
-      await this.deliveries.move(m, deliveryId, 'fail', finishedAt);
-      return;
-    }
+    if (delay === undefined) return this.deliveries.move(m, deliveryId, 'fail', finishedAt);
     await this.deliveries.scheduleNextAttempt(m, deliveryId, new Date(finishedAt.getTime() + delay));
+    return false;
   }
 
   /**
@@ -154,23 +176,16 @@ export class WebhookDispatcher {
    * Builds the body for the endpoint's version and signs it afresh with the current time.
    * @throws PreparationError (a message safe to log: never the secret or the ciphertext)
    */
-  private async prepare(endpoint: WebhookEndpointEntity, eventId: string): Promise<{ body: string; headers: Record<string, string> }> {
+  private async prepare(endpoint: WebhookEndpointEntity, eventId: string): Promise<DeliveryRequest> {
     const event = await this.events.find(endpoint, eventId);
     if (!event) throw new PreparationError(`event ${eventId} not found`);
-    const body = webhookBody(event, endpoint.webhookVersion);
     const now = this.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
     const secrets = [this.decryptSecret(endpoint.secretCiphertext, endpoint.reference)];
     if (endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
       secrets.push(this.decryptSecret(endpoint.previousSecretCiphertext, endpoint.reference));
     }
-    const headers = {
-      'x-gateway-signature': signatureHeader(secrets, timestamp, body),
-      'x-gateway-timestamp': String(timestamp),
-      'x-gateway-event-id': event.id,
-      'x-gateway-event': event.name,
-    };
-    return { body, headers };
+    return deliveryRequest(event, endpoint.webhookVersion, secrets, timestamp);
   }
 
   private decryptSecret(ciphertext: string, reference: string): string {

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { Mode, WebhookAttemptError, WebhookVersion } from '@gateway/contracts';
+import type { Mode, WebhookAttemptError, WebhookDisabledReason, WebhookEndpointStatus, WebhookVersion } from '@gateway/contracts';
 
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
@@ -15,6 +15,20 @@ export class WebhookEndpointEntity {
   @Column('text', { name: 'secret_ciphertext' }) secretCiphertext: string;
   @Column('text', { name: 'previous_secret_ciphertext', nullable: true }) previousSecretCiphertext: string | null;
   @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true }) previousSecretExpiresAt: Date | null;
+  /** Moves only through ENDPOINT_TRANSITIONS (disabled by the failing-endpoints scan, enabled by its owner). */
+  @Column('text') status: WebhookEndpointStatus;
+  @Column('timestamptz', { name: 'disabled_at', nullable: true }) disabledAt: Date | null;
+  @Column('text', { name: 'disabled_reason', nullable: true }) disabledReason: WebhookDisabledReason | null;
+  // Health, written only by the transaction that logs an attempt (and reset by re-enabling):
+  // never saved from a loaded entity, which could carry stale values back.
+  @Column('timestamptz', { name: 'last_success_at', nullable: true }) lastSuccessAt: Date | null;
+  @Column('timestamptz', { name: 'last_failure_at', nullable: true }) lastFailureAt: Date | null;
+  @Column('text', { name: 'last_failure_error', nullable: true }) lastFailureError: WebhookAttemptError | null;
+  @Column('integer', { name: 'last_failure_status_code', nullable: true }) lastFailureStatusCode: number | null;
+  /** Deliveries that ended failed since the last successful attempt (or re-enabling); test deliveries never count. */
+  @Column('integer', { name: 'consecutive_failed_deliveries' }) consecutiveFailedDeliveries: number;
+  /** The first failed attempt of the current run; null while healthy. */
+  @Column('timestamptz', { name: 'failing_since', nullable: true }) failingSince: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'updated_at' }) updatedAt: Date;
   @Column('timestamptz', { name: 'deleted_at', nullable: true }) deletedAt: Date | null;
@@ -35,9 +49,11 @@ export class WebhookDeliveryEntity {
   @Column('timestamptz', { name: 'lease_until', nullable: true }) leaseUntil: Date | null;
   @Column('timestamptz', { name: 'created_at' }) createdAt: Date;
   @Column('timestamptz', { name: 'completed_at', nullable: true }) completedAt: Date | null;
+  /** Set by a replay while the delivery waits for its one replayed attempt; meaningful only while `pending`. */
+  @Column('timestamptz', { name: 'replay_requested_at', nullable: true }) replayRequestedAt: Date | null;
 }
 
-export type AttemptTrigger = 'automatic' | 'manual' | 'test';
+export type AttemptTrigger = 'automatic' | 'manual' | 'test' | 'replay';
 
 @Entity({ name: 'webhook_delivery_logs' })
 export class WebhookDeliveryLogEntity {

@@ -3,13 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Encryptor, encryptorFromConfig } from '@gateway/platform';
 import { EventEntity } from './event.entity';
 import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
 import { WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookHealthRepository } from './webhook-health.repository';
 import { WebhookHealthService } from './webhook-health.service';
+import { WebhookRecoveryService } from './webhook-recovery.service';
 import { WebhookResolver } from './webhook-resolver';
 import { WebhooksService } from './webhooks.service';
 
@@ -18,12 +21,16 @@ import { WebhooksService } from './webhooks.service';
   imports: [TypeOrmModule.forFeature([EventEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookDeliveryLogEntity])],
   providers: [
     WebhooksService,
+    WebhookRecoveryService,
+    // Emits `webhook_endpoint.disabled` when the scan disables an endpoint.
+    EventsService,
     WebhookDispatcher,
     WebhookResolver,
     EventsRepository,
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
     WebhookDeliveryLogsRepository,
+    WebhookEndpointHealthRepository,
     WebhookHealthService,
     WebhookHealthRepository,
     {
@@ -32,6 +39,6 @@ import { WebhooksService } from './webhooks.service';
       useFactory: (config: AppConfig) => encryptorFromConfig(config, (message) => new Logger('Encryption').warn(message)),
     },
   ],
-  exports: [WebhooksService, WebhookDispatcher, WebhookResolver, WebhookHealthService],
+  exports: [WebhooksService, WebhookRecoveryService, WebhookDispatcher, WebhookResolver, WebhookHealthService],
 })
 export class WebhooksModule {}

@@ -1,16 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type EventName, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
+import { type EventName, REQUEST_TRACE_MAX_EVENTS, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
 import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, validationError } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EventsRepository } from './events.repository';
 import { newEventId } from './events.service';
+import { groupRequestEvents, type RequestEvents } from './request-events';
 import { newSigningSecret } from './signature';
 import { urlAddressProblem, urlFormProblem, urlPolicy } from './url-guard';
 import type { WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
+import { EMPTY_WINDOW, WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
+import { healthWindowStart, viewOf, type WebhookEndpointView } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookResolver } from './webhook-resolver';
 
@@ -27,11 +30,8 @@ export interface WebhookChanges {
   rotateSecret?: boolean;
 }
 
-/** An endpoint together with the secret, returned only where it was just issued. */
-export interface EndpointWithSecret {
-  endpoint: WebhookEndpointEntity;
-  secret?: string;
-}
+/** An endpoint as shown, with the secret only where it was just issued. */
+export type EndpointWithSecret = WebhookEndpointView;
 
 /** Merchants' webhook endpoints, their delivery logs, manual retries and test deliveries. */
 @Injectable()
@@ -40,6 +40,7 @@ export class WebhooksService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly logs: WebhookDeliveryLogsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly health: WebhookEndpointHealthRepository,
     private readonly events: EventsRepository,
     private readonly dataSource: DataSource,
     private readonly dispatcher: WebhookDispatcher,
@@ -69,7 +70,7 @@ export class WebhooksService {
       updatedAt: now,
       deletedAt: null,
     });
-    return { endpoint, secret };
+    return { endpoint, window: EMPTY_WINDOW, secret };
   }
 
   /** @throws webhook_not_found */
@@ -79,9 +80,25 @@ export class WebhooksService {
     return endpoint;
   }
 
-  /** @throws validation_error (a cursor this list did not issue) */
-  list(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<WebhookEndpointEntity>> {
-    return this.endpoints.list(ctx, filter);
+  /** The endpoint with its health. @throws webhook_not_found */
+  async view(ctx: DeveloperContext, reference: string): Promise<WebhookEndpointView> {
+    const [view] = await this.viewsOf([await this.get(ctx, reference)]);
+    return view;
+  }
+
+  /** Endpoints with their health, newest first. @throws validation_error (a cursor this list did not issue) */
+  async list(ctx: DeveloperContext, filter: { limit: number; cursor?: string }): Promise<Page<WebhookEndpointView>> {
+    const page = await this.endpoints.list(ctx, filter);
+    return { ...page, items: await this.viewsOf(page.items) };
+  }
+
+  /** Each endpoint with its attempts over the health window: one read of day counts for all of them. */
+  async viewsOf(endpoints: WebhookEndpointEntity[]): Promise<WebhookEndpointView[]> {
+    const windows = await this.health.windowTotals(
+      endpoints.map((endpoint) => endpoint.id),
+      healthWindowStart(this.clock.now()),
+    );
+    return endpoints.map((endpoint) => viewOf(endpoint, windows));
   }
 
   /**
@@ -104,16 +121,29 @@ export class WebhooksService {
     if (changes.events !== undefined) endpoint.events = [...new Set(changes.events)];
     if (changes.webhookVersion !== undefined) endpoint.webhookVersion = changes.webhookVersion;
     endpoint.updatedAt = now;
-    return { endpoint: await this.endpoints.save(endpoint), secret };
+    await this.endpoints.saveSettings(endpoint.id, {
+      url: endpoint.url,
+      events: endpoint.events,
+      webhookVersion: endpoint.webhookVersion,
+      secretCiphertext: endpoint.secretCiphertext,
+      previousSecretCiphertext: endpoint.previousSecretCiphertext,
+      previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
+      updatedAt: endpoint.updatedAt,
+    });
+    return { ...(await this.view(ctx, reference)), ...(secret ? { secret } : {}) };
   }
 
-  /** Stops deliveries to the endpoint; its logs stay readable to operators. @throws webhook_not_found */
+  /**
+   * Stops deliveries to the endpoint; its logs stay readable to operators. Its deliveries are
+   * written before its row, the lock order of every transaction touching both (see WebhookRecoveryService).
+   * @throws webhook_not_found
+   */
   async delete(ctx: DeveloperContext, reference: string): Promise<void> {
     const endpoint = await this.get(ctx, reference);
     const now = this.clock.now();
     await inTransaction(this.dataSource, async (m) => {
-      await this.endpoints.markDeleted(m, endpoint.id, now);
       await this.deliveries.moveAllOfEndpoint(m, endpoint.id, 'fail', now);
+      await this.endpoints.markDeleted(m, endpoint.id, now);
     });
   }
 
@@ -139,6 +169,21 @@ export class WebhooksService {
       return endpoint ? [{ log, endpoint }] : [];
     });
     return { ...page, items };
+  }
+
+  /**
+   * The events the API request `requestId` (its X-Request-Id) emitted in this account and mode,
+   * oldest first and at most REQUEST_TRACE_MAX_EVENTS, each with its delivery to every endpoint
+   * (deleted ones too) and every attempt of each delivery: a request's trace. Empty for a request
+   * that emitted nothing, or that another account or the other mode made.
+   */
+  async eventsForRequest(ctx: DeveloperContext, requestId: string): Promise<RequestEvents> {
+    const events = await this.events.findByRequest(ctx, requestId, REQUEST_TRACE_MAX_EVENTS + 1);
+    const truncated = events.length > REQUEST_TRACE_MAX_EVENTS;
+    const listed = events.slice(0, REQUEST_TRACE_MAX_EVENTS);
+    const deliveries = await this.deliveries.listForEvents(ctx, listed.map((event) => event.id));
+    const attempts = await this.logs.listForDeliveries(ctx, deliveries.map((delivery) => delivery.id));
+    return { events: groupRequestEvents(listed, deliveries, attempts), truncated };
   }
 
   /**

@@ -1,1 +1,2 @@
 export * from './bounded-concurrency';
+export * from './long-poll';

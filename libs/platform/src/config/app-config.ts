@@ -18,7 +18,19 @@ export interface AppConfig {
   /** Ports of the development servers `npm start` runs beside the gateway. */
   devServers: { providerSimPort: number; portalPort: number };
   /** Delivery policy of merchant webhooks (delays in ms between attempts, per-attempt timeout). */
-  webhooks: { retryScheduleMs: number[]; timeoutMs: number; trustedHosts: string[]; secretRotationGraceHours: number; allowPrivateTargetsInTestMode: boolean };
+  webhooks: {
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    trustedHosts: string[];
+    secretRotationGraceHours: number;
+    allowPrivateTargetsInTestMode: boolean;
+    /** Auto-disabling: a run of this many failed deliveries (0: never disable) lasting at least `disableAfterMs`. */
+    disableAfterFailures: number;
+    disableAfterMs: number;
+    disableScanIntervalMs: number;
+    /** How far back a replay's `since` may reach. */
+    replayWindowDays: number;
+  };
   /** Keys for values stored encrypted; the first encrypts. Empty (never in production) = ephemeral key. */
   encryptionKeys: EncryptionKey[];
   mail: { smtpUrl?: string; from: string };
@@ -65,6 +77,8 @@ export interface AppConfig {
     live: ProviderAccountConfig;
     /** Per call; a slower answer is a 504 gateway_timeout. */
     timeoutMs: number;
+    /** The circuit breaker's cool-down before it tries a failing provider again. */
+    breakerResetMs: number;
   };
 }
 
@@ -175,6 +189,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       trustedHosts: c.WEBHOOK_TRUSTED_HOSTS,
       secretRotationGraceHours: c.WEBHOOK_SECRET_ROTATION_GRACE_HOURS,
       allowPrivateTargetsInTestMode: c.WEBHOOK_ALLOW_PRIVATE_TARGETS_IN_TEST_MODE ?? c.NODE_ENV !== 'production',
+      disableAfterFailures: c.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterMs: Math.round(c.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000),
+      disableScanIntervalMs: c.WEBHOOK_DISABLE_SCAN_INTERVAL_SECONDS * 1_000,
+      replayWindowDays: c.WEBHOOK_REPLAY_WINDOW_DAYS,
     },
     encryptionKeys: c.ENCRYPTION_KEYS,
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
@@ -215,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       test: providerAccount('TEST', c.PROVIDER_TEST_BASE_URL, c.PROVIDER_TEST_SECRET_KEY, c.PROVIDER_TEST_PROFILE, c.PROVIDER_TEST_CURRENCIES),
       live: providerAccount('LIVE', c.PROVIDER_LIVE_BASE_URL, c.PROVIDER_LIVE_SECRET_KEY, c.PROVIDER_LIVE_PROFILE, c.PROVIDER_LIVE_CURRENCIES),
       timeoutMs: c.PROVIDER_TIMEOUT_MS,
+      breakerResetMs: c.PROVIDER_BREAKER_RESET_MS,
     },
   };
 }

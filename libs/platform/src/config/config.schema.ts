@@ -159,6 +159,9 @@ export const configSchema = z.object({
   PROVIDER_LIVE_CURRENCIES: currencyList,
   // Per provider call; past it the API answers 504 gateway_timeout (safe to retry with the same key).
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(20_000),
+  // Cool-down of the provider circuit breaker: once the provider keeps failing, calls to it are
+  // answered at once with 502 provider_error for this long, then one probe call tries it again.
+  PROVIDER_BREAKER_RESET_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 
   // Payments. The platform fee per successful payment by currency (a currency not listed: 0);
   // an administrator's per-developer override wins. Amount limits per payment.
@@ -196,6 +199,15 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => (v === '' ? undefined : v))
     .pipe(z.stringbool().optional()),
+  // Endpoint healing (docs/webhooks.md, "Endpoint health"): an endpoint is disabled once this many
+  // of its deliveries in a row ended failed AND the run has lasted this many days (decimals allowed
+  // so tests can compress it; 0 days: the count alone). 0 failures turns automatic disabling off.
+  // The scheduler looks for such endpoints every WEBHOOK_DISABLE_SCAN_INTERVAL_SECONDS.
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().min(0).max(365).default(3),
+  WEBHOOK_DISABLE_SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  // How far back `POST /webhooks/{id}/replay` may reach (its `since`).
+  WEBHOOK_REPLAY_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(30),
 
   // Subscriptions: after a failed charge, retry it this many days after the period's first failed
   // charge (comma-separated, ascending); when the last retry fails too, the subscription is cancelled.

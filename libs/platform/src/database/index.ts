@@ -5,3 +5,5 @@ export * from './transaction';
 export * from './access-notifications';
 export * from './job-queue';
 export * from './storable-text';
+export * from './notification-fan-out';
+export * from './database-errors';

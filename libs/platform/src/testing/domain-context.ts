@@ -7,13 +7,15 @@ import { dataSourceOptions } from '../database';
 
 /**
  * Boots domain modules on this run's test database (integration tests, `*.int-spec.ts`), with a
- * ManualClock standing in for time.
+ * ManualClock standing in for time. `databaseUrl`: another database, e.g. one a test file
+ * creates for itself (createTestDatabase) because it changes what every file would see.
  */
 export async function createDomainTestContext(
   modules: Array<Type<unknown> | DynamicModule>,
   clock = new ManualClock(new Date()),
+  databaseUrl = process.env.TEST_DATABASE_URL,
 ): Promise<{ app: INestApplicationContext; clock: ManualClock }> {
-  const url = process.env.TEST_DATABASE_URL;
+  const url = databaseUrl;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: is the jest globalSetup configured?');
 
   @Module({})

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import CircuitBreaker from 'opossum';
 import type { Mode } from '@gateway/contracts';
 import { type ProviderAccountConfig, DomainError } from '@gateway/platform';
 import { ProviderRejectedError } from '../provider-rejected.error';
@@ -29,6 +30,29 @@ export interface PaystackEnvelope {
 
 const TIMEOUT_MESSAGE = 'The payment provider did not answer in time; retrying with the same idempotency key is safe.';
 const UNAVAILABLE_MESSAGE = 'The payment provider is unavailable; please try again later.';
+const BREAKER_OPEN_MESSAGE = 'The payment provider is failing; requests to it are paused for a few seconds. Please try again shortly.';
+
+/**
+ * The circuit breaker in front of each mode's provider account. A dead or drowning provider would
+ * otherwise hold every request (and a socket) for PROVIDER_TIMEOUT_MS and pile them up; once half
+ * of at least `volumeThreshold` calls in the rolling window fail by timeout, transport error or a
+ * 5xx, calls are answered at once with `provider_error` for `resetTimeoutMs`, then one probe call
+ * goes through (half-open): its success closes the breaker, its failure opens it again. Refusals
+ * (a 4xx the provider explains) are answers, never failures.
+ */
+export interface ProviderBreakerOptions {
+  /** Cool-down before the half-open probe (PROVIDER_BREAKER_RESET_MS). */
+  resetTimeoutMs: number;
+  /** Calls in the rolling window before the breaker may open (default 10). */
+  volumeThreshold?: number;
+  /** Share of failed calls in the window that opens it, in percent (default 50). */
+  errorThresholdPercentage?: number;
+  /** The rolling window (default 10 s). */
+  rollingCountTimeoutMs?: number;
+}
+
+/** Timeouts, unreachable provider, 5xx and garbled answers: what counts against the breaker. */
+class ProviderOutageError extends DomainError {}
 
 /**
  * JSON over HTTP to a Paystack-format API with the mode's secret. Turns every transport outcome into
@@ -37,17 +61,60 @@ const UNAVAILABLE_MESSAGE = 'The payment provider is unavailable; please try aga
  */
 export class PaystackHttpClient {
   private readonly logger = new Logger('PaymentProvider');
+  private readonly breakers: Record<Mode, CircuitBreaker<[Mode, PaystackRequest], PaystackEnvelope>>;
 
   constructor(
     private readonly accounts: Readonly<Record<Mode, ProviderAccountConfig>>,
     private readonly timeoutMs: number,
-  ) {}
+    breaker: ProviderBreakerOptions = { resetTimeoutMs: 10_000 },
+  ) {
+    const make = (mode: Mode) => {
+      const circuit = new CircuitBreaker((m: Mode, request: PaystackRequest) => this.exchange(m, request), {
+        timeout: false, // the call's own AbortSignal timeout applies (a 504 gateway_timeout)
+        resetTimeout: breaker.resetTimeoutMs,
+        volumeThreshold: breaker.volumeThreshold ?? 10,
+        errorThresholdPercentage: breaker.errorThresholdPercentage ?? 50,
+        rollingCountTimeout: breaker.rollingCountTimeoutMs ?? 10_000,
+        // A refusal, a credentials problem or a validation error is an answer, not an outage.
+        errorFilter: (error: unknown) => !(error instanceof ProviderOutageError),
+      });
+      circuit.on('open', () => this.logger.error(`${mode}: the provider keeps failing; calls paused for ${breaker.resetTimeoutMs} ms`));
+      circuit.on('halfOpen', () => this.logger.warn(`${mode}: trying the provider again`));
+      circuit.on('close', () => this.logger.log(`${mode}: the provider answers again; calls resumed`));
+      return circuit;
+    };
+    this.breakers = { test: make('test'), live: make('live') };
+  }
 
   async send(mode: Mode, request: PaystackRequest): Promise<unknown> {
     return (await this.sendForEnvelope(mode, request)).data;
   }
 
   async sendForEnvelope(mode: Mode, request: PaystackRequest): Promise<PaystackEnvelope> {
+    const circuit = this.breakers[mode];
+    // Refused here rather than by fire(): opossum counts a refused fire in its window, and a window
+    // full of refusals would hide the next outage's failure rate once the breaker has closed.
+    if (circuit.opened) throw new DomainError('provider_error', BREAKER_OPEN_MESSAGE);
+    try {
+      return await circuit.fire(mode, request);
+    } catch (error) {
+      // Half-open with its probe in flight: nothing was sent, so nothing happened upstream.
+      if ((error as { code?: unknown }).code === 'EOPENBREAKER') throw new DomainError('provider_error', BREAKER_OPEN_MESSAGE);
+      throw error;
+    }
+  }
+
+  /** Whether a mode's breaker is open (calls answered at once without reaching the provider). */
+  isPaused(mode: Mode): boolean {
+    return this.breakers[mode].opened;
+  }
+
+  /** Stops the breakers' timers (a closing app). */
+  shutdown(): void {
+    for (const circuit of Object.values(this.breakers)) circuit.shutdown();
+  }
+
+  private async exchange(mode: Mode, request: PaystackRequest): Promise<PaystackEnvelope> {
     const account = this.accounts[mode];
     const started = Date.now();
     const signal = AbortSignal.timeout(this.timeoutMs);
@@ -71,10 +138,10 @@ export class PaystackHttpClient {
       const elapsed = Date.now() - started;
       if (signal.aborted) {
         this.logger.warn(`${mode} ${request.operation}: no answer within ${this.timeoutMs} ms`);
-        throw new DomainError('gateway_timeout', TIMEOUT_MESSAGE);
+        throw new ProviderOutageError('gateway_timeout', TIMEOUT_MESSAGE);
       }
       this.logger.warn(`${mode} ${request.operation}: unreachable after ${elapsed} ms (${describeTransportError(error)})`);
-      throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+      throw new ProviderOutageError('provider_error', UNAVAILABLE_MESSAGE);
     }
 
     const elapsed = Date.now() - started;
@@ -99,7 +166,7 @@ export class PaystackHttpClient {
       throw new ProviderRejectedError(status, envelope.message, refusal);
     }
     this.logger.warn(`${mode} ${request.operation}: ${status} in ${elapsed} ms${envelope ? '' : ' (not a provider envelope)'}`);
-    throw new DomainError('provider_error', UNAVAILABLE_MESSAGE);
+    throw new ProviderOutageError('provider_error', UNAVAILABLE_MESSAGE);
   }
 
   /** Like `send`, but a 404 (the provider does not know the object) is null. */

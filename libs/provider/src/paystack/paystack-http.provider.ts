@@ -40,7 +40,7 @@ import type {
 import { ProviderRejectedError } from '../provider-rejected.error';
 import { addEvidence, resolve, uploadDocument, uploadUrl } from './paystack-disputes';
 import { captureHold, initializeHoldCheckout, releaseHold, reserveHold, verifyHold } from './paystack-holds';
-import { PaystackHttpClient } from './paystack-http-client';
+import { PaystackHttpClient, type ProviderBreakerOptions } from './paystack-http-client';
 import { createRecipient, finalizeTransfer, initiateTransfer, listBanks, resolveAccount, verifyTransfer } from './paystack-transfers';
 import { toProviderDedicatedAccount, toProviderDispute, toProviderTransaction } from './paystack.mapper';
 import { createRefund, listRefunds } from './paystack-refunds';
@@ -51,6 +51,8 @@ export interface PaystackHttpProviderOptions {
   /** Per mode: where the account is, its secret, its profile and enabled currencies. */
   accounts: Readonly<Record<Mode, ProviderAccountConfig>>;
   timeoutMs: number;
+  /** The circuit breaker in front of each mode's account (see PaystackHttpClient); default: 10 s cool-down. */
+  breaker?: ProviderBreakerOptions;
   /** Banks asked for per page of `GET /bank` (default 100). */
   bankPageSize?: number;
   /** Replaces what a mode's profile and currencies advertise (tests that prove refusals). */
@@ -72,7 +74,7 @@ export class PaystackHttpProvider extends PaymentProvider {
 
   constructor(private readonly options: PaystackHttpProviderOptions) {
     super();
-    this.http = new PaystackHttpClient(options.accounts, options.timeoutMs);
+    this.http = new PaystackHttpClient(options.accounts, options.timeoutMs, options.breaker);
     const of = (mode: Mode) => options.capabilities?.[mode] ?? capabilitiesFor(options.accounts[mode].profile, options.accounts[mode].currencies);
     this.capabilityByMode = { test: of('test'), live: of('live') };
   }

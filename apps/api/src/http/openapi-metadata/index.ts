@@ -6,6 +6,7 @@ import { models as customersModels } from "./customers";
 import { models as disputesModels } from "./disputes";
 import { models as envelopeModels } from "./envelope";
 import { models as exportsModels } from "./exports";
+import { models as feedsModels } from "./feeds";
 import { models as healthModels } from "./health";
 import { models as invoicesModels } from "./invoices";
 import { models as paginationModels } from "./pagination";
@@ -13,6 +14,7 @@ import { models as paymentIntentsModels } from "./payment-intents";
 import { models as paymentsModels } from "./payments";
 import { models as portalModels } from "./portal";
 import { models as refundsModels } from "./refunds";
+import { models as requestsModels } from "./requests";
 import { models as sandboxModels } from "./sandbox";
 import { models as settlementsModels } from "./settlements";
 import { models as subaccountsModels } from "./subaccounts";
@@ -32,6 +34,7 @@ export default async () => ({
                     ...disputesModels,
                     ...envelopeModels,
                     ...exportsModels,
+                    ...feedsModels,
                     ...healthModels,
                     ...invoicesModels,
                     ...paginationModels,
@@ -39,6 +42,7 @@ export default async () => ({
                     ...paymentsModels,
                     ...portalModels,
                     ...refundsModels,
+                    ...requestsModels,
                     ...sandboxModels,
                     ...settlementsModels,
                     ...subaccountsModels,

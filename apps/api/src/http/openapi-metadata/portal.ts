@@ -2,6 +2,29 @@
 // Do not edit: change the DTOs and regenerate. The api typecheck fails while this file is stale.
 import * as contracts from "@gateway/contracts";
 export const models = {
+    RequestLogsQuery: {
+        status: { required: false, type: "integer", minimum: 100, maximum: 599 },
+        status_class: { required: false, type: () => String, enum: ["2xx", "3xx", "4xx", "5xx"] },
+        path: { required: false, type: () => String, description: "Case-insensitive part of the path, e.g. `customers`.", maxLength: 200 },
+        request_id: { required: false, type: () => String, maxLength: 100 },
+        from: { required: false, type: () => String, description: "Inclusive ISO 8601 bounds." },
+        to: { required: false, type: () => String }
+    },
+    RequestLogResponse: {
+        id: { required: true, type: () => String },
+        request_id: { required: true, type: () => String },
+        created_at: { required: true, type: () => String, format: "date-time" },
+        duration_ms: { required: true, type: () => Number },
+        method: { required: true, type: () => String },
+        path: { required: true, type: () => String },
+        status_code: { required: true, type: () => Number },
+        mode: { required: true, type: () => String, nullable: true, enum: ["test", "live"] },
+        api_key_id: { required: true, type: () => String, nullable: true },
+        client_ip: { required: true, type: () => String, nullable: true },
+        user_agent: { required: true, type: () => String, nullable: true },
+        request_body: { required: true, type: () => Object, additionalProperties: true, nullable: true },
+        response_body: { required: true, type: () => Object, additionalProperties: true, nullable: true }
+    },
     MeAccountResponse: {
         developer_id: { required: true, type: () => String },
         name: { required: true, type: () => String },
@@ -65,13 +88,13 @@ export const models = {
     CreatePortalKeyRequest: {
         kind: { required: false, type: () => String, enum: ["secret", "publishable"] },
         name: { required: false, type: () => String, minLength: 1, maxLength: 100 },
-        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
+        scopes: { required: false, type: () => String, description: "Omitted or empty = full access.", enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "requests:read", "events:read", "request_logs:read", "sandbox:write"], isArray: true }
     },
     RotatePortalKeyRequest: {
         overlap_hours: { required: false, type: "integer", description: "0 or omitted: the old key stops at once. Otherwise it keeps working this many hours.", minimum: 0, maximum: 168 }
     },
     SetKeyScopesRequest: {
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true }
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "requests:read", "events:read", "request_logs:read", "sandbox:write"], isArray: true }
     },
     PortalKeyResponse: {
         id: { required: true, type: () => String },
@@ -79,7 +102,7 @@ export const models = {
         kind: { required: true, type: () => String, enum: ["secret", "publishable"] },
         name: { required: true, type: () => String, nullable: true },
         hint: { required: true, type: () => String, description: "Prefix and last four characters; the key itself is never shown again." },
-        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "sandbox:write"], isArray: true },
+        scopes: { required: true, type: () => String, enum: ["payments:read", "payments:write", "payment_intents:read", "payment_intents:write", "refunds:read", "refunds:write", "customers:read", "customers:write", "subaccounts:read", "subaccounts:write", "transfers:read", "transfers:write", "wallet:read", "virtual_accounts:read", "virtual_accounts:write", "subscriptions:read", "subscriptions:write", "invoices:read", "invoices:write", "disputes:read", "disputes:write", "webhooks:read", "webhooks:manage", "analytics:read", "exports:read", "exports:write", "requests:read", "events:read", "request_logs:read", "sandbox:write"], isArray: true },
         status: { required: true, type: () => String, enum: ["active", "expired", "expiring", "revoked"] },
         created_at: { required: true, type: () => String, format: "date-time" },
         expires_at: { required: true, type: () => String, nullable: true, format: "date-time" },
@@ -238,29 +261,6 @@ export const models = {
         subject: { required: true, type: () => String },
         body: { required: true, type: () => String },
         created_at: { required: true, type: () => String, format: "date-time" }
-    },
-    RequestLogsQuery: {
-        status: { required: false, type: "integer", minimum: 100, maximum: 599 },
-        status_class: { required: false, type: () => String, enum: ["2xx", "3xx", "4xx", "5xx"] },
-        path: { required: false, type: () => String, description: "Case-insensitive part of the path, e.g. `customers`.", maxLength: 200 },
-        request_id: { required: false, type: () => String, maxLength: 100 },
-        from: { required: false, type: () => String, description: "Inclusive ISO 8601 bounds." },
-        to: { required: false, type: () => String }
-    },
-    RequestLogResponse: {
-        id: { required: true, type: () => String },
-        request_id: { required: true, type: () => String },
-        created_at: { required: true, type: () => String, format: "date-time" },
-        duration_ms: { required: true, type: () => Number },
-        method: { required: true, type: () => String },
-        path: { required: true, type: () => String },
-        status_code: { required: true, type: () => Number },
-        mode: { required: true, type: () => String, nullable: true, enum: ["test", "live"] },
-        api_key_id: { required: true, type: () => String, nullable: true },
-        client_ip: { required: true, type: () => String, nullable: true },
-        user_agent: { required: true, type: () => String, nullable: true },
-        request_body: { required: true, type: () => Object, additionalProperties: true, nullable: true },
-        response_body: { required: true, type: () => Object, additionalProperties: true, nullable: true }
     },
     CreatePortalRefundRequest: {
         amount: { required: false, type: () => Number, description: "Major unit; omitted = everything not yet refunded.", example: 500 },

@@ -37,6 +37,17 @@ describe('documentRateLimits', () => {
     });
   });
 
+  it('keeps a 429 the operation documents with a code of its own, naming the rate limit beside it', () => {
+    const doc = document();
+    const post = doc.paths['/api/v1/customers'].post;
+    if (post) post.responses['429'] = { description: 'Error envelope with code `too_many_attempts`' };
+    const kept = documentRateLimits(doc, settings).paths['/api/v1/customers'].post?.responses['429'];
+    expect(kept).toMatchObject({
+      description: 'Error envelope with code `too_many_attempts`, `rate_limit_exceeded`',
+      headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, 'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' } },
+    });
+  });
+
   it('leaves operations without a security requirement (health) untouched', () => {
     const doc = documentRateLimits(document(), settings);
     expect(doc.paths['/health'].get?.responses).toEqual({ '200': { description: 'ok' } });

@@ -45,6 +45,15 @@ function addToOperation(operation: Operation): void {
   for (const response of Object.values(operation.responses)) {
     if (response && !('$ref' in response)) response.headers = { ...response.headers, ...refs(HEADERS) };
   }
+  // A route that answers 429 with a code of its own (the portal sign-in's `too_many_attempts`)
+  // keeps its response, which then names the rate limit too: the shared one allows only
+  // `rate_limit_exceeded`, and would make the route's own answer a contradiction of the document.
+  const own = operation.responses['429'];
+  if (own && !('$ref' in own)) {
+    if (!own.description.includes('rate_limit_exceeded')) own.description = `${own.description}, \`rate_limit_exceeded\``;
+    own.headers = { ...own.headers, ...refs(RETRY_AFTER) };
+    return;
+  }
   operation.responses['429'] = { $ref: `#/components/responses/${RATE_LIMIT_EXCEEDED}` };
 }
 

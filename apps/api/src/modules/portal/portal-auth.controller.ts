@@ -99,7 +99,7 @@ export class PortalAuthController {
   @HttpCode(204)
   @PortalAccess({ session: 'any' })
   @ApiOperation({ summary: 'Sign out', description: 'Deletes the session on the server and clears the cookie.' })
-  @ApiContract({ status: 204 })
+  @ApiContract({ status: 204, errors: ['csrf_token_invalid'] })
   async logout(@PortalSession() session: PortalSessionContext, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.sessions.end(session.id);
     clearSessionCookie(reply, request, this.config);

@@ -63,7 +63,7 @@ export class PortalKeysController {
     summary: 'Rotate a key',
     description: 'Issues a successor with the same kind, name and scopes (its key in `secret`, shown once). The old key stops at once, or after `overlap_hours` (up to 168) so deployments can switch. Live mode: X-TOTP-Code required.',
   })
-  @ApiContract({ body: RotatePortalKeyRequest, response: RotatedPortalKeyResponse, status: 201, errors: ['api_key_not_found', 'invalid_state', 'insufficient_role', 'totp_required', 'totp_invalid', 'csrf_token_invalid'] })
+  @ApiContract({ body: RotatePortalKeyRequest, response: RotatedPortalKeyResponse, status: 201, errors: ['api_key_not_found', 'invalid_state', 'insufficient_role', 'totp_required', 'totp_invalid', 'csrf_token_invalid', 'validation_error'] })
   async rotate(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Body() body: RotatePortalKeyRequest, @Req() request: FastifyRequest): Promise<RotatedPortalKeyResponse> {
     const rotated = await this.keys.rotate(accountContext(session), id, (body.overlap_hours ?? 0) * HOUR_MS, portalAuditActor(session, request));
     const now = this.clock.now();

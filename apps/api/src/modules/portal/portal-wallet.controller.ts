@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, LedgerEntryResponse, ListLedgerEntriesQuery, WalletBalanceResponse } from '@gateway/contracts';
-import { LedgerService, toLedgerEntryResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
+import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, LedgerEntryResponse, LedgerVerificationResponse, ListLedgerEntriesQuery, VerifyLedgerQuery, WalletBalanceResponse } from '@gateway/contracts';
+import { LedgerService, toLedgerEntryResponse, toLedgerVerificationResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
 import { CURRENCIES } from '@gateway/platform';
 import { ApiContract } from '../../http/openapi.decorators';
 import { ListResponse } from '../../http/list-response';
@@ -45,5 +45,18 @@ export class PortalWalletController {
       to: query.to ? endOfDayIfDateOnly(query.to) : undefined,
     });
     return ListResponse.of(page, toLedgerEntryResponse);
+  }
+
+  @Get('ledger/verify')
+  @PortalAccess({ session: 'active', permission: 'account:read' })
+  @ApiOperation({
+    summary: 'Verify the ledger hash chains',
+    description:
+      'As `GET /api/v1/wallet/ledger/verify`: recomputes every entry\'s hash and link, `currency` (every currency when omitted). `{verified, currency, entries_checked, chains, first_broken}`.',
+  })
+  @ApiQuery({ name: 'currency', required: false, enum: CURRENCIES })
+  @ApiContract({ response: LedgerVerificationResponse, errors: ['validation_error', 'invalid_currency', 'authentication_failed', 'insufficient_role'] })
+  async verify(@PortalSession() session: PortalSessionContext, @Query() query: VerifyLedgerQuery): Promise<LedgerVerificationResponse> {
+    return toLedgerVerificationResponse(await this.ledger.verifyChains(accountContext(session), currencyOf(query.currency)));
   }
 }

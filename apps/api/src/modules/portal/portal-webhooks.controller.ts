@@ -4,6 +4,8 @@ import {
   CreateWebhookRequest,
   DEFAULT_PAGE_SIZE,
   ListQueryDto,
+  ReplayWebhookRequest,
+  ReplayWebhookResponse,
   TestWebhookRequest,
   UpdateWebhookRequest,
   WebhookAttemptResponse,
@@ -11,7 +13,7 @@ import {
   WebhookLogResponse,
   WebhookResponse,
 } from '@gateway/contracts';
-import { toWebhookAttemptResponse, toWebhookLogResponse, toWebhookResponse, WebhooksService } from '@gateway/domain/webhooks';
+import { toWebhookAttemptResponse, toWebhookLogResponse, toWebhookResponse, WebhookRecoveryService, WebhooksService } from '@gateway/domain/webhooks';
 import { ListResponse } from '../../http/list-response';
 import { NoStore } from '../../http/no-store.decorator';
 import { ApiContract } from '../../http/openapi.decorators';
@@ -26,7 +28,10 @@ const MANAGE_NOTE = 'Developers, admins and owners (`webhooks:manage`); viewers 
  */
 @PortalController('webhooks')
 export class PortalWebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly recovery: WebhookRecoveryService,
+  ) {}
 
   @Get()
   @PortalAccess({ session: 'active', permission: 'account:read' })
@@ -34,7 +39,7 @@ export class PortalWebhooksController {
   @ApiContract({ list: WebhookResponse, errors: ['validation_error', 'authentication_failed', 'insufficient_role'] })
   async list(@PortalSession() session: PortalSessionContext, @Query() query: ListQueryDto): Promise<ListResponse<WebhookResponse>> {
     const page = await this.webhooks.list(accountContext(session), { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
-    return ListResponse.of(page, (w) => toWebhookResponse(w));
+    return ListResponse.of(page, toWebhookResponse);
   }
 
   @Post()
@@ -47,8 +52,7 @@ export class PortalWebhooksController {
   })
   @ApiContract({ body: CreateWebhookRequest, response: WebhookResponse, status: 201, errors: ['validation_error', 'insufficient_role', 'csrf_token_invalid'] })
   async create(@PortalSession() session: PortalSessionContext, @Body() body: CreateWebhookRequest): Promise<WebhookResponse> {
-    const { endpoint, secret } = await this.webhooks.create(accountContext(session), { url: body.url, events: body.events, webhookVersion: body.webhook_version });
-    return toWebhookResponse(endpoint, secret);
+    return toWebhookResponse(await this.webhooks.create(accountContext(session), { url: body.url, events: body.events, webhookVersion: body.webhook_version }));
   }
 
   @Post('test')
@@ -97,10 +101,35 @@ export class PortalWebhooksController {
 
   @Get(':id')
   @PortalAccess({ session: 'active', permission: 'account:read' })
-  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Never the secret.' })
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'With its status and health; never the secret.' })
   @ApiContract({ response: WebhookResponse, errors: ['webhook_not_found', 'authentication_failed', 'insufficient_role'] })
   async get(@PortalSession() session: PortalSessionContext, @Param('id') id: string): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.webhooks.get(accountContext(session), id));
+    return toWebhookResponse(await this.webhooks.view(accountContext(session), id));
+  }
+
+  @Post(':id/enable')
+  @HttpCode(200)
+  @PortalAccess({ session: 'active', permission: 'webhooks:manage' })
+  @ApiOperation({
+    summary: 'Enable a disabled webhook endpoint',
+    description: `As \`POST /api/v1/webhooks/{id}/enable\`: new events reach it again and its run of failures starts afresh; 409 \`invalid_state\` when it is not disabled. ${MANAGE_NOTE}`,
+  })
+  @ApiContract({ response: WebhookResponse, errors: ['webhook_not_found', 'invalid_state', 'insufficient_role', 'csrf_token_invalid'] })
+  async enable(@PortalSession() session: PortalSessionContext, @Param('id') id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.recovery.enable(accountContext(session), id));
+  }
+
+  @Post(':id/replay')
+  @HttpCode(202)
+  @PortalAccess({ session: 'active', permission: 'webhooks:manage' })
+  @ApiOperation({
+    summary: 'Replay failed deliveries since a time',
+    description: `As \`POST /api/v1/webhooks/{id}/replay\`: one new attempt of every delivery created at or after \`since\` that ended \`failed\`, queued; answers how many. 409 \`invalid_state\` for a disabled endpoint. ${MANAGE_NOTE}`,
+  })
+  @ApiContract({ body: ReplayWebhookRequest, response: ReplayWebhookResponse, status: 202, errors: ['validation_error', 'webhook_not_found', 'invalid_state', 'insufficient_role', 'csrf_token_invalid'] })
+  async replay(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Body() body: ReplayWebhookRequest): Promise<ReplayWebhookResponse> {
+    const result = await this.recovery.replay(accountContext(session), id, new Date(body.since));
+    return { webhook_id: result.reference, since: result.since.toISOString(), queued: result.queued };
   }
 
   @Patch(':id')
@@ -112,13 +141,14 @@ export class PortalWebhooksController {
   })
   @ApiContract({ body: UpdateWebhookRequest, response: WebhookResponse, errors: ['validation_error', 'webhook_not_found', 'insufficient_role', 'csrf_token_invalid'] })
   async update(@PortalSession() session: PortalSessionContext, @Param('id') id: string, @Body() body: UpdateWebhookRequest): Promise<WebhookResponse> {
-    const { endpoint, secret } = await this.webhooks.update(accountContext(session), id, {
-      url: body.url,
-      events: body.events,
-      webhookVersion: body.webhook_version,
-      rotateSecret: body.rotate_secret,
-    });
-    return toWebhookResponse(endpoint, secret);
+    return toWebhookResponse(
+      await this.webhooks.update(accountContext(session), id, {
+        url: body.url,
+        events: body.events,
+        webhookVersion: body.webhook_version,
+        rotateSecret: body.rotate_secret,
+      }),
+    );
   }
 
   @Delete(':id')

@@ -27,6 +27,8 @@ import { PortalIpAllowlistController } from './portal-ip-allowlist.controller';
 import { PortalKeysController } from './portal-keys.controller';
 import { PortalMeController } from './portal-me.controller';
 import { PortalRequestLogsController } from './portal-request-logs.controller';
+import { PortalRequestsController } from './portal-requests.controller';
+import { RequestsApiModule } from '../requests/requests-api.module';
 import { PortalTeamController } from './portal-team.controller';
 import { PortalSettlementsController } from './portal-settlements.controller';
 import { PortalAdminSettlementsController } from './portal-admin-settlements.controller';
@@ -47,13 +49,14 @@ import { PortalAdminOverviewController } from './portal-admin-overview.controlle
 
 /** The developer portal's API under /api/portal: people, sessions, TOTP, keys, team, payments, customers, wallet, settlements, admin. */
 @Module({
-  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule, DisputesModule, PaymentIntentsModule, TestClocksModule, TimeRulesModule, WebhooksModule, AnalyticsModule, AnalyticsApiModule, AuditModule, ExportsModule],
+  imports: [IdentityModule, DevelopersModule, ApiKeysModule, SettlementsModule, LedgerModule, VirtualAccountsModule, PaymentsModule, RefundsModule, CustomersModule, DisputesModule, PaymentIntentsModule, TestClocksModule, TimeRulesModule, WebhooksModule, AnalyticsModule, AnalyticsApiModule, AuditModule, ExportsModule, RequestsApiModule],
   controllers: [
     PortalAuthController,
     PortalMeController,
     PortalKeysController,
     PortalIpAllowlistController,
     PortalRequestLogsController,
+    PortalRequestsController,
     PortalTeamController,
     PortalAdminController,
     PortalAdminDevelopersController,

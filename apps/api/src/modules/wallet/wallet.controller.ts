@@ -1,7 +1,17 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE, LEDGER_ENTRY_TYPES, LedgerEntryResponse, MAX_PAGE_SIZE, ListLedgerEntriesQuery, WalletBalanceQuery, WalletBalanceResponse } from '@gateway/contracts';
-import { LedgerService, toLedgerEntryResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
+import {
+  DEFAULT_PAGE_SIZE,
+  LEDGER_ENTRY_TYPES,
+  LedgerEntryResponse,
+  LedgerVerificationResponse,
+  MAX_PAGE_SIZE,
+  ListLedgerEntriesQuery,
+  VerifyLedgerQuery,
+  WalletBalanceQuery,
+  WalletBalanceResponse,
+} from '@gateway/contracts';
+import { LedgerService, toLedgerEntryResponse, toLedgerVerificationResponse, toWalletBalanceResponse } from '@gateway/domain/ledger';
 import { CURRENCIES, type DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { ListResponse } from '../../http/list-response';
@@ -18,6 +28,14 @@ const ENTRY_SHAPE =
   '(settled to bank), `virtual_account_credit`; `amount` is always positive and `direction` (`credit`|`debit`) says which way it ' +
   'moved the wallet balance named by `balance_type` (`available`|`pending`|`reserved`); `reference` is the public reference of ' +
   'the payment, refund or transfer. Entries are immutable: corrections are new entries.';
+
+const VERIFY_DESCRIPTION =
+  'Recomputes the hash of every entry of the wallet (system lines included) and checks each follows the one before it in its chain ' +
+  '(16 chains per wallet, one per balance slot) and that each chain ends at the entry recorded last — so an entry edited, removed, ' +
+  'inserted or reordered outside the gateway is detected. `data`: `{verified, currency, entries_checked, chains, first_broken}`; ' +
+  '`first_broken` is null, or `{currency, chain, reason, entry_id, reference}` with `reason` one of `hash_mismatch`, ' +
+  '`prev_hash_mismatch`, `chain_head_mismatch`. The walk reads one snapshot and stops at the first break. The hashing is ' +
+  'documented so it can be verified independently (docs/ledger.md).';
 
 @ApiTags('Wallet')
 @Controller('wallet')
@@ -58,5 +76,14 @@ export class WalletController {
       to: query.to ? endOfDayIfDateOnly(query.to) : undefined,
     });
     return ListResponse.of(page, toLedgerEntryResponse);
+  }
+
+  @Get('ledger/verify')
+  @Authenticated({ scope: 'wallet:read' })
+  @ApiOperation({ summary: 'Verify the ledger hash chains', description: VERIFY_DESCRIPTION })
+  @ApiQuery({ name: 'currency', required: false, enum: CURRENCIES, description: 'the wallet to verify; every currency when omitted' })
+  @ApiContract({ response: LedgerVerificationResponse, errors: ['validation_error', 'invalid_currency'] })
+  async verifyLedger(@Tenant() ctx: DeveloperContext, @Query() query: VerifyLedgerQuery): Promise<LedgerVerificationResponse> {
+    return toLedgerVerificationResponse(await this.ledger.verifyChains(ctx, currencyOf(query.currency)));
   }
 }

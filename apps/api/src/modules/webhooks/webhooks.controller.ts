@@ -4,6 +4,8 @@ import {
   CreateWebhookRequest,
   DEFAULT_PAGE_SIZE,
   ListQueryDto,
+  ReplayWebhookRequest,
+  ReplayWebhookResponse,
   TestWebhookRequest,
   UpdateWebhookRequest,
   WebhookAttemptResponse,
@@ -11,7 +13,7 @@ import {
   WebhookLogResponse,
   WebhookResponse,
 } from '@gateway/contracts';
-import { toWebhookAttemptResponse, toWebhookLogResponse, toWebhookResponse, WebhooksService } from '@gateway/domain/webhooks';
+import { toWebhookAttemptResponse, toWebhookLogResponse, toWebhookResponse, WebhookRecoveryService, WebhooksService } from '@gateway/domain/webhooks';
 import type { DeveloperContext } from '@gateway/platform';
 import { Authenticated, Tenant } from '../../http/auth/authenticated.decorator';
 import { Idempotent } from '../../http/idempotency/idempotent.decorator';
@@ -28,7 +30,10 @@ const URL_RULES =
 @ApiTags('Webhooks')
 @Controller('webhooks')
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly recovery: WebhookRecoveryService,
+  ) {}
 
   @Post()
   @Idempotent()
@@ -38,8 +43,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook endpoint', description: `Returns the signing secret (\`secret\`) once. ${URL_RULES}` })
   @ApiContract({ body: CreateWebhookRequest, response: WebhookResponse, status: 201, errors: ['validation_error'] })
   async create(@Tenant() ctx: DeveloperContext, @Body() body: CreateWebhookRequest): Promise<WebhookResponse> {
-    const { endpoint, secret } = await this.webhooks.create(ctx, { url: body.url, events: body.events, webhookVersion: body.webhook_version });
-    return toWebhookResponse(endpoint, secret);
+    return toWebhookResponse(await this.webhooks.create(ctx, { url: body.url, events: body.events, webhookVersion: body.webhook_version }));
   }
 
   @Post('test')
@@ -71,7 +75,7 @@ export class WebhooksController {
   @ApiContract({ list: WebhookResponse, errors: ['validation_error'] })
   async list(@Tenant() ctx: DeveloperContext, @Query() query: ListQueryDto): Promise<ListResponse<WebhookResponse>> {
     const page = await this.webhooks.list(ctx, { limit: query.limit ?? DEFAULT_PAGE_SIZE, cursor: query.cursor });
-    return ListResponse.of(page, (w) => toWebhookResponse(w));
+    return ListResponse.of(page, toWebhookResponse);
   }
 
   @Get(':id/logs')
@@ -85,10 +89,39 @@ export class WebhooksController {
 
   @Get(':id')
   @Authenticated({ scope: 'webhooks:read' })
-  @ApiOperation({ summary: 'Get a webhook endpoint', description: READ_NOTE })
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: `With its status and \`health\` (success rate over the last 7 UTC days, last success and failure, the current run of failed deliveries). ${READ_NOTE}` })
   @ApiContract({ response: WebhookResponse, errors: ['webhook_not_found'] })
   async get(@Tenant() ctx: DeveloperContext, @Param('id') id: string): Promise<WebhookResponse> {
-    return toWebhookResponse(await this.webhooks.get(ctx, id));
+    return toWebhookResponse(await this.webhooks.view(ctx, id));
+  }
+
+  @Post(':id/enable')
+  @Idempotent()
+  @HttpCode(200)
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({
+    summary: 'Enable a disabled webhook endpoint',
+    description:
+      'An endpoint the gateway disabled after its deliveries kept failing (`status: "disabled"`) receives new events again, and its run of failures starts afresh. Deliveries that failed meanwhile are not resent: replay them with `POST /webhooks/{id}/replay`. `invalid_state` (409) when the endpoint is not disabled.',
+  })
+  @ApiContract({ response: WebhookResponse, errors: ['webhook_not_found', 'invalid_state'] })
+  async enable(@Tenant() ctx: DeveloperContext, @Param('id') id: string): Promise<WebhookResponse> {
+    return toWebhookResponse(await this.recovery.enable(ctx, id));
+  }
+
+  @Post(':id/replay')
+  @Idempotent()
+  @HttpCode(202)
+  @Authenticated({ scope: 'webhooks:manage' })
+  @ApiOperation({
+    summary: 'Replay failed deliveries since a time',
+    description:
+      'Queues one new attempt of every delivery to the endpoint created at or after `since` that ended `failed` (same event id, signed afresh when sent, logged with `trigger: "replay"`), and answers how many were queued; the scheduler sends them within seconds. `since` must be in the past and within WEBHOOK_REPLAY_WINDOW_DAYS (30 by default). A delivery already queued by another replay is not queued twice. `invalid_state` (409) for a disabled endpoint: enable it first.',
+  })
+  @ApiContract({ body: ReplayWebhookRequest, response: ReplayWebhookResponse, status: 202, errors: ['validation_error', 'webhook_not_found', 'invalid_state'] })
+  async replay(@Tenant() ctx: DeveloperContext, @Param('id') id: string, @Body() body: ReplayWebhookRequest): Promise<ReplayWebhookResponse> {
+    const result = await this.recovery.replay(ctx, id, new Date(body.since));
+    return { webhook_id: result.reference, since: result.since.toISOString(), queued: result.queued };
   }
 
   @Patch(':id')
@@ -98,8 +131,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Update a webhook endpoint', description: `\`rotate_secret: true\` returns a new secret once; the previous one keeps signing (a second \`v1=\`) for WEBHOOK_SECRET_ROTATION_GRACE_HOURS. ${URL_RULES}` })
   @ApiContract({ body: UpdateWebhookRequest, response: WebhookResponse, errors: ['validation_error', 'webhook_not_found'] })
   async update(@Tenant() ctx: DeveloperContext, @Param('id') id: string, @Body() body: UpdateWebhookRequest): Promise<WebhookResponse> {
-    const { endpoint, secret } = await this.webhooks.update(ctx, id, { url: body.url, events: body.events, webhookVersion: body.webhook_version, rotateSecret: body.rotate_secret });
-    return toWebhookResponse(endpoint, secret);
+    return toWebhookResponse(await this.webhooks.update(ctx, id, { url: body.url, events: body.events, webhookVersion: body.webhook_version, rotateSecret: body.rotate_secret }));
   }
 
   @Delete(':id')

@@ -31,6 +31,9 @@ export const KEY_SCOPES = [
   'analytics:read',
   'exports:read',
   'exports:write',
+  'requests:read',
+  'events:read',
+  'request_logs:read',
   'sandbox:write',
 ] as const satisfies readonly KeyScope[];
 

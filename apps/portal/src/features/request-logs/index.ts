@@ -1,1 +1,2 @@
 export { RequestLogsPage } from './pages/RequestLogsPage';
+export { RequestTracePage } from './pages/RequestTracePage';

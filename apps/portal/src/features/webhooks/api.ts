@@ -7,6 +7,8 @@ export type WebhookLog = Schema<'WebhookLogResponse'>;
 export type WebhookAttempt = Schema<'WebhookAttemptResponse'>;
 export type NewWebhook = Schema<'CreateWebhookRequest'>;
 export type WebhookChanges = Schema<'UpdateWebhookRequest'>;
+export type WebhookHealth = Webhook['health'];
+export type WebhookReplay = Schema<'ReplayWebhookResponse'>;
 
 /** An account has a handful of endpoints: the first page of 100 is all of them. */
 export async function listWebhooks(signal?: AbortSignal): Promise<Webhook[]> {
@@ -29,6 +31,16 @@ export function updateWebhook(id: string, body: WebhookChanges): Promise<Webhook
 
 export function deleteWebhook(id: string): Promise<unknown> {
   return unwrap(portalApi.DELETE('/api/portal/webhooks/{id}', { params: { path: { id } } }));
+}
+
+/** A disabled endpoint receives events again; its run of failures starts afresh. */
+export function enableWebhook(id: string): Promise<Webhook> {
+  return unwrap(portalApi.POST('/api/portal/webhooks/{id}/enable', { params: { path: { id } } }));
+}
+
+/** Queues one new attempt of every delivery created since `since` that ended failed; answers how many. */
+export function replayWebhook(id: string, since: string): Promise<WebhookReplay> {
+  return unwrap(portalApi.POST('/api/portal/webhooks/{id}/replay', { params: { path: { id } }, body: { since } }));
 }
 
 export function sendTestEvent(id: string): Promise<WebhookAttempt> {

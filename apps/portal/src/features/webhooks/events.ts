@@ -13,6 +13,8 @@ export const EVENT_GROUPS: ReadonlyArray<{ group: string; items: readonly Webhoo
   { group: 'Subscriptions', items: ['subscription.charged', 'subscription.charge_failed', 'subscription.paused', 'subscription.cancelled'] },
   { group: 'Invoices', items: ['invoice.paid', 'invoice.partially_paid', 'invoice.overdue'] },
   { group: 'Disputes', items: ['dispute.created', 'dispute.won', 'dispute.lost'] },
+  // The gateway's own: another endpoint of the account was disabled after its deliveries kept failing.
+  { group: 'Webhook endpoints', items: ['webhook_endpoint.disabled'] },
 ];
 
 type Listed = (typeof EVENT_GROUPS)[number]['items'][number];

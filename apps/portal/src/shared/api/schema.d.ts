@@ -440,6 +440,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A request's trace (this mode)
+         * @description As `GET /api/v1/requests/{request_id}`. What one request did, by its `X-Request-Id` (`req_…`): `request`, its request log entry (bodies redacted); `ledger_entries`, the wallet entries it posted; `events`, the events it emitted (oldest first, at most 100; `events_truncated` when there were more), each with its delivery to every endpoint and every attempt. Request logs are written in batches about a second after the answer: until then (and after the 90-day purge) `request` is null while the other parts show; a request that left nothing in this account and mode — another account’s, the other mode’s, unknown, or not logged yet and with nothing posted or emitted — is 404 `request_not_found`.
+         */
+        get: operations["portal.requests.trace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/team/members": {
         parameters: {
             query?: never;
@@ -1132,6 +1152,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/wallet/ledger/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the ledger hash chains
+         * @description As `GET /api/v1/wallet/ledger/verify`: recomputes every entry's hash and link, `currency` (every currency when omitted). `{verified, currency, entries_checked, chains, first_broken}`.
+         */
+        get: operations["portal.wallet.verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/dashboard": {
         parameters: {
             query?: never;
@@ -1265,7 +1305,7 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description Never the secret.
+         * @description With its status and health; never the secret.
          */
         get: operations["portal.webhooks.get"];
         put?: never;
@@ -1282,6 +1322,46 @@ export interface paths {
          * @description As `PATCH /api/v1/webhooks/{id}`: any of `url`, `events`, `webhook_version`; `rotate_secret: true` returns a new secret once while the previous one keeps signing (a second `v1=`) for WEBHOOK_SECRET_ROTATION_GRACE_HOURS. Developers, admins and owners (`webhooks:manage`); viewers get 403 `insufficient_role`.
          */
         patch: operations["portal.webhooks.update"];
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint
+         * @description As `POST /api/v1/webhooks/{id}/enable`: new events reach it again and its run of failures starts afresh; 409 `invalid_state` when it is not disabled. Developers, admins and owners (`webhooks:manage`); viewers get 403 `insufficient_role`.
+         */
+        post: operations["portal.webhooks.enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay failed deliveries since a time
+         * @description As `POST /api/v1/webhooks/{id}/replay`: one new attempt of every delivery created at or after `since` that ended `failed`, queued; answers how many. 409 `invalid_state` for a disabled endpoint. Developers, admins and owners (`webhooks:manage`); viewers get 403 `insufficient_role`.
+         */
+        post: operations["portal.webhooks.replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/portal/sandbox/payments/{reference}/complete": {
@@ -1710,18 +1790,55 @@ export interface components {
         };
         CreateWebhookRequest: {
             url: string;
-            events: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed")[];
+            events: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed" | "webhook_endpoint.disabled")[];
             /** @enum {string} */
             webhook_version: "v1" | "v2";
+        };
+        WebhookHealthResponse: {
+            /** @description The span `attempts`, `succeeded_attempts` and `success_rate` cover, in UTC days: today and the days before it. */
+            window_days: number;
+            /** @description Attempts in the window, whatever their trigger (automatic, manual, test, replay). */
+            attempts: number;
+            succeeded_attempts: number;
+            /** @description succeeded_attempts / attempts, rounded to 4 decimals; null without any attempt in the window. */
+            success_rate: number | null;
+            /** Format: date-time */
+            last_success_at: string | null;
+            /** Format: date-time */
+            last_failure_at: string | null;
+            /**
+             * @description The last failed attempt's class (as in the delivery log's `error`).
+             * @enum {string|null}
+             */
+            last_failure_error: "http_status" | "timeout" | "dns" | "refused" | "tls" | "invalid_response" | "connection" | "url_not_allowed" | "not_sent" | null;
+            /** @description The last failed attempt's HTTP status, when the receiver answered. */
+            last_failure_status_code: number | null;
+            /**
+             * @description Deliveries that ended `failed` (their retry schedule ran out) since the endpoint's last
+             *     successful attempt or its re-enabling: the run that disables an endpoint. A test delivery never counts.
+             */
+            consecutive_failed_deliveries: number;
+            /** @description The first failed attempt of the current run; null while the endpoint is healthy. */
+            failing_since: string | null;
         };
         WebhookResponse: {
             id: string;
             url: string;
-            events: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed")[];
+            events: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed" | "webhook_endpoint.disabled")[];
             /** @enum {string} */
             webhook_version: "v1" | "v2";
             /** @enum {string} */
             mode: "test" | "live";
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description When the gateway disabled it; null while enabled.
+             */
+            disabled_at: string | null;
+            /** @enum {string|null} */
+            disabled_reason: "consecutive_failures" | null;
+            health: components["schemas"]["WebhookHealthResponse"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1750,8 +1867,11 @@ export interface components {
             event_id: string;
             event: string;
             attempt: number;
-            /** @enum {string} */
-            trigger: "manual" | "test" | "automatic";
+            /**
+             * @description `replay`: queued by `POST /webhooks/{id}/replay`.
+             * @enum {string}
+             */
+            trigger: "manual" | "test" | "automatic" | "replay";
             success: boolean;
             status_code: number | null;
             latency_ms: number;
@@ -1765,9 +1885,19 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        ReplayWebhookRequest: {
+            /** @description Every delivery to the endpoint created at or after this instant that ended `failed` is sent again. ISO 8601 with a time zone; in the past, within WEBHOOK_REPLAY_WINDOW_DAYS. */
+            since: string;
+        };
+        ReplayWebhookResponse: {
+            webhook_id: string;
+            since: string;
+            /** @description Failed deliveries queued for one new attempt each (same event ids), by this request. */
+            queued: number;
+        };
         UpdateWebhookRequest: {
             url?: string;
-            events?: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed")[];
+            events?: ("payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed" | "webhook_endpoint.disabled")[];
             /** @enum {string} */
             webhook_version?: "v1" | "v2";
             /** @description Issues a new signing secret (returned once); the old one keeps signing during the grace period. */
@@ -2188,6 +2318,29 @@ export interface components {
             description: string;
             /** Format: date-time */
             created_at: string;
+        };
+        LedgerChainBreakResponse: {
+            currency: string;
+            /** @description The chain (one per balance slot, 0–15) in which the break is. */
+            chain: number;
+            /** @enum {string} */
+            reason: "hash_mismatch" | "prev_hash_mismatch" | "chain_head_mismatch";
+            /** @description The entry at which the chain breaks (for `chain_head_mismatch`, the chain's last entry; null when it has none). It may be a line of a system account, which the ledger list does not show. */
+            entry_id: string | null;
+            /** @description The public reference of that entry's payment, refund, transfer… */
+            reference: string | null;
+        };
+        LedgerVerificationResponse: {
+            /** @description True when every entry matches its hash, follows the one before it, and every chain ends where recorded. */
+            verified: boolean;
+            /** @description The currency verified; null when every currency's wallet was. */
+            currency: string | null;
+            /** @description Entries checked (up to the first break, when there is one). */
+            entries_checked: number;
+            /** @description Hash chains walked: 16 per wallet. */
+            chains: number;
+            /** @description The first break found, walking chain by chain in posting order; null when verified. */
+            first_broken: components["schemas"]["LedgerChainBreakResponse"] | null;
         };
         CreateSubaccountRequest: {
             business_name: string;
@@ -2856,6 +3009,95 @@ export interface components {
             /** @description One entry per supported currency, or the one asked for; empty lists where nobody paid. */
             currencies: components["schemas"]["AnalyticsCurrencyTopCustomersResponse"][];
         };
+        EventResponse: {
+            /** @description `evt_…`, also sent in deliveries as `X-Gateway-Event-Id`. */
+            id: string;
+            /** @description The event's name, e.g. `payment.success`. */
+            event: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            /** @description The object the event is about, as the API returned it when the event happened. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        RequestLogResponse: {
+            id: string;
+            request_id: string;
+            /** Format: date-time */
+            created_at: string;
+            duration_ms: number;
+            method: string;
+            path: string;
+            status_code: number;
+            /** @enum {string|null} */
+            mode: "test" | "live" | null;
+            api_key_id: string | null;
+            client_ip: string | null;
+            user_agent: string | null;
+            request_body: {
+                [key: string]: unknown;
+            } | null;
+            response_body: {
+                [key: string]: unknown;
+            } | null;
+        };
+        RequestTraceAttemptResponse: {
+            /** @description The attempt's `log_id` in the endpoint's delivery log (`whl_…`), where it can be retried. */
+            log_id: string;
+            /** @description 1 for the first attempt of this delivery, then 2, 3, … whatever triggered it. */
+            attempt: number;
+            /** @enum {string} */
+            trigger: "manual" | "test" | "automatic" | "replay";
+            success: boolean;
+            status_code: number | null;
+            latency_ms: number;
+            /**
+             * @description Why the attempt failed, as a short class (see the delivery log); null when it succeeded.
+             * @enum {string|null}
+             */
+            error: "http_status" | "timeout" | "dns" | "refused" | "tls" | "invalid_response" | "connection" | "url_not_allowed" | "not_sent" | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        RequestTraceDeliveryResponse: {
+            /** @description The endpoint (`whk_…`), also when it has since been deleted. */
+            webhook_id: string;
+            url: string;
+            /**
+             * @description `pending` while attempts remain, `delivered` once one succeeded, `failed` when they ran out (or the endpoint was deleted).
+             * @enum {string}
+             */
+            status: "pending" | "failed" | "delivered";
+            /** @description Oldest first; empty until the first attempt is made. */
+            attempts: components["schemas"]["RequestTraceAttemptResponse"][];
+        };
+        RequestTraceEventResponse: {
+            /** @description The event id (`evt_…`), the same in every delivery attempt (header `X-Gateway-Event-Id`). */
+            id: string;
+            /** @enum {string} */
+            event: "payment.success" | "payment.failed" | "refund.completed" | "transfer.success" | "transfer.failed" | "withdrawal.completed" | "customer.created" | "virtual_account.credited" | "subscription.charged" | "subscription.charge_failed" | "subscription.cancelled" | "subscription.paused" | "invoice.paid" | "invoice.partially_paid" | "invoice.overdue" | "dispute.created" | "dispute.won" | "dispute.lost" | "batch.completed" | "webhook_endpoint.disabled" | "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            /** @description One per endpoint subscribed to the event when it was emitted; empty when none was. */
+            deliveries: components["schemas"]["RequestTraceDeliveryResponse"][];
+        };
+        RequestTraceResponse: {
+            /**
+             * @description The request log entry (bodies redacted). Null while the entry is not yet written (request
+             *     logs are written in batches, within about a second of the answer) or after it was purged
+             *     (90 days); the other parts are then still shown.
+             */
+            request: components["schemas"]["RequestLogResponse"] | null;
+            /** @description The wallet's ledger entries the request posted, oldest first; empty when it moved no money. */
+            ledger_entries: components["schemas"]["LedgerEntryResponse"][];
+            /** @description The events the request emitted, oldest first, at most 100; empty when it emitted none. */
+            events: components["schemas"]["RequestTraceEventResponse"][];
+            /** @description True when the request emitted more than the 100 events listed. */
+            events_truncated: boolean;
+        };
         CsrfTokenResponse: {
             csrf_token: string;
         };
@@ -2946,7 +3188,7 @@ export interface components {
             name: string | null;
             /** @description Prefix and last four characters; the key itself is never shown again. */
             hint: string;
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "requests:read" | "events:read" | "request_logs:read" | "sandbox:write")[];
             /** @enum {string} */
             status: "active" | "expired" | "expiring" | "revoked";
             /** Format: date-time */
@@ -2964,7 +3206,7 @@ export interface components {
             kind?: "secret" | "publishable";
             name?: string;
             /** @description Omitted or empty = full access. */
-            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
+            scopes?: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "requests:read" | "events:read" | "request_logs:read" | "sandbox:write")[];
         };
         IssuedPortalKeyResponse: {
             key: components["schemas"]["PortalKeyResponse"];
@@ -2982,7 +3224,7 @@ export interface components {
             previous: components["schemas"]["PortalKeyResponse"];
         };
         SetKeyScopesRequest: {
-            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "sandbox:write")[];
+            scopes: ("payments:read" | "payments:write" | "payment_intents:read" | "payment_intents:write" | "refunds:read" | "refunds:write" | "customers:read" | "customers:write" | "subaccounts:read" | "subaccounts:write" | "transfers:read" | "transfers:write" | "wallet:read" | "virtual_accounts:read" | "virtual_accounts:write" | "subscriptions:read" | "subscriptions:write" | "invoices:read" | "invoices:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:manage" | "analytics:read" | "exports:read" | "exports:write" | "requests:read" | "events:read" | "request_logs:read" | "sandbox:write")[];
         };
         IpAllowlistEntryResponse: {
             id: string;
@@ -3001,27 +3243,6 @@ export interface components {
              */
             api_key_id?: string;
             label?: string;
-        };
-        RequestLogResponse: {
-            id: string;
-            request_id: string;
-            /** Format: date-time */
-            created_at: string;
-            duration_ms: number;
-            method: string;
-            path: string;
-            status_code: number;
-            /** @enum {string|null} */
-            mode: "test" | "live" | null;
-            api_key_id: string | null;
-            client_ip: string | null;
-            user_agent: string | null;
-            request_body: {
-                [key: string]: unknown;
-            } | null;
-            response_body: {
-                [key: string]: unknown;
-            } | null;
         };
         TeamMemberResponse: {
             user_id: string;
@@ -3410,7 +3631,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "account_suspended" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "export_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "export_not_ready" | "idempotency_key_in_progress" | "export_expired" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
+            code: "validation_error" | "invalid_json" | "invalid_currency" | "invalid_charge_at" | "split_shares_exceed_total" | "invalid_token" | "authentication_failed" | "totp_invalid" | "insufficient_scope" | "ip_not_allowed" | "live_mode_not_enabled" | "email_not_verified" | "live_mode_required" | "test_mode_required" | "invalid_signature" | "csrf_token_invalid" | "insufficient_role" | "totp_required" | "account_suspended" | "not_found" | "payment_not_found" | "authorization_not_found" | "customer_not_found" | "subaccount_not_found" | "refund_not_found" | "payment_intent_not_found" | "transfer_not_found" | "virtual_account_not_found" | "plan_not_found" | "subscription_not_found" | "invoice_not_found" | "settlement_not_found" | "dispute_not_found" | "webhook_not_found" | "webhook_log_not_found" | "batch_not_found" | "developer_not_found" | "api_key_not_found" | "user_not_found" | "export_not_found" | "request_not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "customer_exists" | "subaccount_exists" | "virtual_account_exists" | "plan_archived" | "schedule_already_triggered" | "last_owner" | "export_not_ready" | "idempotency_key_in_progress" | "export_expired" | "payload_too_large" | "unsupported_media_type" | "insufficient_wallet_balance" | "capability_not_supported" | "authorization_declined" | "idempotency_key_reused" | "invoice_amount_exceeds_due" | "rate_limit_exceeded" | "too_many_attempts" | "internal_error" | "provider_error" | "service_unavailable" | "gateway_timeout";
             /** @description For people; may change between versions. */
             message: string;
             /** @description Field name (dotted path for nested fields) → messages; present on `validation_error`. */
@@ -3490,6 +3711,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "health.ready": {
@@ -3554,6 +3784,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.auth.login": {
@@ -3640,6 +3879,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -3652,7 +3915,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `too_many_attempts`, `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `service_unavailable` */
             503: {
                 headers: {
@@ -3703,7 +3978,141 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error` or `invalid_json`: the body or a path or query value is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `authentication_failed`, `totp_invalid` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `too_many_attempts`, `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.auth.logout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
             401: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3752,59 +4161,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-        };
-    };
-    "portal.auth.logout": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
-                "X-CSRF-Token"?: string;
-                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no body. */
-            204: {
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
                 headers: {
-                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
-                    "Idempotent-Replayed"?: "true";
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Error envelope with code `idempotency_key_in_progress`: a request with this idempotency key is still running */
-            409: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            429: components["responses"]["RateLimitExceeded"];
         };
     };
     "portal.auth.requestPasswordReset": {
@@ -3879,6 +4244,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -3891,7 +4280,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.auth.confirmPasswordReset": {
@@ -3966,6 +4376,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -3978,7 +4412,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `service_unavailable` */
             503: {
                 headers: {
@@ -4074,6 +4520,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.auth.confirmEmailVerification": {
@@ -4148,6 +4603,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4161,6 +4640,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.auth.acceptInvitation": {
@@ -4235,6 +4723,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4247,7 +4759,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `service_unavailable` */
             503: {
                 headers: {
@@ -4303,6 +4827,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.me.enroll": {
@@ -4386,6 +4919,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.me.confirm": {
@@ -4424,6 +4966,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error` or `invalid_json`: the body or a path or query value is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `totp_invalid` */
             401: {
                 headers: {
@@ -4460,6 +5014,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4472,7 +5050,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `too_many_attempts`, `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.me.setMode": {
@@ -4513,6 +5112,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error` or `invalid_json`: the body or a path or query value is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `totp_invalid` */
             401: {
                 headers: {
@@ -4549,6 +5160,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4561,7 +5196,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `too_many_attempts`, `rate_limit_exceeded` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.keys.list": {
@@ -4617,6 +5273,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.keys.create": {
@@ -4705,6 +5370,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4718,6 +5407,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.keys.rotate": {
@@ -4758,6 +5456,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["RotatedPortalKeyResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `totp_invalid` */
@@ -4808,6 +5518,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4821,6 +5555,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.keys.setScopes": {
@@ -4873,6 +5616,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -4909,6 +5664,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -4922,6 +5701,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.keys.revoke": {
@@ -4956,6 +5744,30 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PortalKeyResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
@@ -5007,6 +5819,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.ipAllowlist.list": {
@@ -5062,6 +5883,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.ipAllowlist.add": {
@@ -5112,6 +5942,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -5148,6 +5990,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -5161,6 +6027,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.ipAllowlist.remove": {
@@ -5190,6 +6065,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
@@ -5240,6 +6139,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.requestLogs.search": {
@@ -5321,6 +6229,105 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.requests.trace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                request_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RequestTraceResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `request_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.members": {
@@ -5376,6 +6383,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.invitations": {
@@ -5431,6 +6447,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.invite": {
@@ -5481,6 +6506,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -5505,6 +6542,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -5518,6 +6579,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.withdraw": {
@@ -5547,6 +6617,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
@@ -5597,6 +6691,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.changeRole": {
@@ -5637,6 +6740,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error` or `invalid_json`: the body or a path or query value is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -5673,6 +6800,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -5686,6 +6837,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.team.remove": {
@@ -5716,6 +6876,30 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -5765,6 +6949,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDevelopers.list": {
@@ -5841,6 +7034,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.admin.provision": {
@@ -5891,6 +7093,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -5915,6 +7129,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -5928,6 +7166,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.admin.get": {
@@ -5960,6 +7207,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -5985,6 +7256,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.admin.verifyIdentity": {
@@ -6037,6 +7317,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -6073,6 +7365,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -6086,6 +7402,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.admin.listFees": {
@@ -6118,6 +7443,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -6143,6 +7492,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.admin.setFee": {
@@ -6196,6 +7554,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -6232,6 +7602,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -6245,6 +7639,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDevelopers.verifyEmail": {
@@ -6297,6 +7700,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -6333,6 +7748,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -6346,6 +7785,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDevelopers.suspend": {
@@ -6398,6 +7846,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -6434,6 +7894,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -6447,6 +7931,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDevelopers.reactivate": {
@@ -6483,6 +7976,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -6532,6 +8049,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDevelopers.feeHistory": {
@@ -6564,6 +8090,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -6589,6 +8139,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminAudit.list": {
@@ -6681,6 +8240,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.audit.list": {
@@ -6772,6 +8340,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.settlements.settings": {
@@ -6802,6 +8379,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -6815,6 +8404,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.settlements.setAccount": {
@@ -6903,6 +8501,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `capability_not_supported`; `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -6922,6 +8544,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +8621,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -7014,6 +8657,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -7027,6 +8694,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.settlements.list": {
@@ -7081,6 +8757,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -7094,6 +8782,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.settlements.request": {
@@ -7182,6 +8879,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `capability_not_supported`, `insufficient_wallet_balance`; `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -7195,6 +8916,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminSettlements.list": {
@@ -7249,6 +8979,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -7262,6 +9004,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminSettlements.get": {
@@ -7294,6 +9045,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -7319,6 +9094,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminSettlements.approve": {
@@ -7353,6 +9137,30 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["AdminSettlementResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
@@ -7404,6 +9212,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminSettlements.reject": {
@@ -7456,6 +9273,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -7492,6 +9321,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -7505,6 +9358,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminDeposits.list": {
@@ -7553,6 +9415,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -7566,6 +9440,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminWebhooks.failing": {
@@ -7614,6 +9497,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -7627,6 +9522,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.devMailbox.list": {
@@ -7684,6 +9588,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.payments.list": {
@@ -7775,6 +9688,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.payments.get": {
@@ -7805,6 +9727,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["PaymentResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `authentication_failed` */
@@ -7844,6 +9778,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.payments.listRefunds": {
@@ -7931,6 +9874,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.payments.refund": {
@@ -7983,6 +9935,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -8019,6 +9983,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `capability_not_supported`, `insufficient_wallet_balance`, `idempotency_key_reused`; `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -8038,6 +10026,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +10085,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `authentication_failed` */
             401: {
                 headers: {
@@ -8125,6 +10134,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.customers.list": {
@@ -8199,6 +10217,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.customers.get": {
@@ -8229,6 +10256,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["CustomerResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `authentication_failed` */
@@ -8268,6 +10307,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.wallet.balances": {
@@ -8323,6 +10371,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.wallet.entries": {
@@ -8405,6 +10462,93 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.wallet.verify": {
+        parameters: {
+            query?: {
+                currency?: "NGN" | "USD" | "GBP" | "KES";
+            };
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["LedgerVerificationResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`, `invalid_currency` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.dashboard.get": {
@@ -8460,6 +10604,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.list": {
@@ -8533,6 +10686,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.create": {
@@ -8583,6 +10745,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -8607,6 +10781,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -8620,6 +10818,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.test": {
@@ -8670,6 +10877,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -8706,6 +10925,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -8719,6 +10962,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.retry": {
@@ -8753,6 +11005,30 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["WebhookAttemptResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
@@ -8804,6 +11080,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.failedDeliveries": {
@@ -8877,6 +11162,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.logs": {
@@ -8964,6 +11258,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.get": {
@@ -8994,6 +11297,18 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["WebhookResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `authentication_failed` */
@@ -9033,6 +11348,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.delete": {
@@ -9067,6 +11391,30 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["WebhookDeletedResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
@@ -9118,6 +11466,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.webhooks.update": {
@@ -9170,6 +11527,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9206,6 +11575,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9219,6 +11612,279 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.webhooks.enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WebhookResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `webhook_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `invalid_state`; `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "portal.webhooks.replay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required on every POST, PUT, PATCH and DELETE: the token from login or GET /api/portal/auth/csrf. Missing or wrong: 403 `csrf_token_invalid`. */
+                "X-CSRF-Token"?: string;
+                /** @description Makes the request safe to retry: the first answer is stored and replayed (with `Idempotent-Replayed: true`). Alias: `X-Idempotency-Key`. See "Idempotency" in the API description. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ReplayWebhookResponse"];
+                    };
+                };
+            };
+            /** @description Error envelope with code `validation_error` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `webhook_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `invalid_state`; `idempotency_key_in_progress`: a request with this idempotency key is still running */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.complete": {
@@ -9271,6 +11937,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9307,6 +11985,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9326,6 +12028,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9394,6 +12105,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9418,6 +12141,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9431,6 +12178,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.scheduledCharges": {
@@ -9481,6 +12237,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9505,6 +12273,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9518,6 +12310,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.paymentIntentExpiry": {
@@ -9568,6 +12369,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9592,6 +12405,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9605,6 +12442,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.openDispute": {
@@ -9639,6 +12485,30 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["DisputeResponse"];
                     };
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
@@ -9696,6 +12566,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9766,6 +12645,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9802,6 +12693,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9821,6 +12736,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9891,6 +12815,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -9927,6 +12863,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -9946,6 +12906,15 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -10019,6 +12988,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.advanceClock": {
@@ -10069,6 +13047,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -10093,6 +13083,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -10106,6 +13120,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.sandbox.resetClock": {
@@ -10140,6 +13163,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `test_mode_required`, `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -10177,6 +13212,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.exports.list": {
@@ -10225,6 +13269,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -10238,6 +13294,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.exports.create": {
@@ -10288,6 +13353,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role`, `csrf_token_invalid` */
             403: {
                 headers: {
@@ -10312,6 +13389,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error envelope with code `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `unsupported_media_type`: the body is not `application/json` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `idempotency_key_reused`: this idempotency key was used with a different request */
             422: {
                 headers: {
@@ -10325,6 +13426,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.exports.get": {
@@ -10357,6 +13467,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error envelope with code `insufficient_role` */
             403: {
                 headers: {
@@ -10382,6 +13516,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.exports.download": {
@@ -10408,6 +13551,30 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Error envelope with code `validation_error`: a path parameter or query value holds a NUL or an unpaired surrogate */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope with code `authentication_failed`: no valid portal session */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error envelope with code `export_not_found` */
@@ -10447,6 +13614,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.analytics.summary": {
@@ -10521,6 +13697,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.analytics.timeseries": {
@@ -10597,6 +13782,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.analytics.topCustomers": {
@@ -10673,6 +13867,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminAnalytics.summary": {
@@ -10751,6 +13954,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminAnalytics.timeseries": {
@@ -10831,6 +14043,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     "portal.adminOverview.get": {
@@ -10886,6 +14107,15 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { type EntityManager, Repository } from 'typeorm';
 import { DevMailEntity } from '../entities/dev-mail.entity';
 
 /** Messages kept instead of sent when no SMTP server is configured (table `dev_mailbox`). */
@@ -8,9 +8,9 @@ import { DevMailEntity } from '../entities/dev-mail.entity';
 export class DevMailboxRepository {
   constructor(@InjectRepository(DevMailEntity) private readonly mailbox: Repository<DevMailEntity>) {}
 
-  /** Keeps a message. */
-  async insert(mail: Omit<DevMailEntity, 'id'>): Promise<void> {
-    await this.mailbox.insert(mail);
+  /** Keeps a message (in the caller's transaction when given one). */
+  async insert(mail: Omit<DevMailEntity, 'id'>, manager: EntityManager = this.mailbox.manager): Promise<void> {
+    await manager.insert(DevMailEntity, mail);
   }
 
   /** The newest `limit` messages, newest first; only those to `recipient` when given. */

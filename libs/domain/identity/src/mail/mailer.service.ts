@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, enqueueJob } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { createTransport, type Transporter } from 'nodemailer';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { DevMailEntity } from '../entities/dev-mail.entity';
 import { DevMailboxRepository } from './dev-mailbox.repository';
 import { OutboundMailsRepository } from './outbound-mails.repository';
@@ -54,16 +54,21 @@ export class MailerService implements OnModuleInit {
     return this.transport !== undefined;
   }
 
-  async send(mail: OutgoingMail): Promise<void> {
+  /**
+   * Queues the mail (or keeps it in the dev mailbox). Given `manager`, in the caller's
+   * transaction: the mail exists exactly when the change it tells about committed.
+   */
+  async send(mail: OutgoingMail, manager?: EntityManager): Promise<void> {
     if (!this.transport) {
-      await this.mailbox.insert({ recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: this.clock.now() });
+      await this.mailbox.insert({ recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: this.clock.now() }, manager);
       return;
     }
     const id = randomUUID();
-    await this.dataSource.transaction(async (m) => {
+    const queue = async (m: EntityManager) => {
       await this.outbox.insert({ id, recipient: mail.to, subject: mail.subject, bodySealed: this.encryptor.encrypt(mail.text, id), createdAt: this.clock.now() }, m);
       await enqueueJob(m, SEND_MAIL_TASK, { name: 'mail_id', value: id }, { maxAttempts: 10 });
-    });
+    };
+    await (manager ? queue(manager) : this.dataSource.transaction(queue));
   }
 
   /**

@@ -34,6 +34,12 @@ import { AddDeveloperSuspension1764002450000 } from './1764002450000-AddDevelope
 import { CreateAnalyticsRollups1764002500000 } from './1764002500000-CreateAnalyticsRollups';
 import { CreateExports1764002600000 } from './1764002600000-CreateExports';
 import { IndexFailedWebhookAttempts1764002700000 } from './1764002700000-IndexFailedWebhookAttempts';
+import { ChainLedgerEntries1764002800000 } from './1764002800000-ChainLedgerEntries';
+import { RecordEventRequests1764002900000 } from './1764002900000-RecordEventRequests';
+import { HealWebhookEndpoints1764003000000 } from './1764003000000-HealWebhookEndpoints';
+import { AddEventFeed1764003100000 } from './1764003100000-AddEventFeed';
+import { PartitionRequestLogs1764003200000 } from './1764003200000-PartitionRequestLogs';
+import { AddRequestLogFeed1764003250000 } from './1764003250000-AddRequestLogFeed';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -73,4 +79,10 @@ export const MIGRATIONS = [
   CreateAnalyticsRollups1764002500000,
   CreateExports1764002600000,
   IndexFailedWebhookAttempts1764002700000,
+  ChainLedgerEntries1764002800000,
+  RecordEventRequests1764002900000,
+  HealWebhookEndpoints1764003000000,
+  AddEventFeed1764003100000,
+  PartitionRequestLogs1764003200000,
+  AddRequestLogFeed1764003250000,
 ];

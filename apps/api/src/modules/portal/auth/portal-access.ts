@@ -1,5 +1,6 @@
 import { applyDecorators, Controller, createParamDecorator, type ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiHeader, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { DECORATORS } from '@nestjs/swagger/dist/constants';
 import { PORTAL_SESSION_COOKIE } from '@gateway/contracts';
 import { type DeveloperContext, DomainError } from '@gateway/platform';
 import type { FastifyRequest } from 'fastify';
@@ -28,9 +29,18 @@ export function PortalController(path: string): ClassDecorator {
   );
 }
 
-/** Declares a portal route's access (undeclared routes are refused). */
+/**
+ * Declares a portal route's access (undeclared routes are refused), and documents the guard's 401
+ * for a route that needs a session, unless the route's contract documents a 401 of its own
+ * (written above `@ApiContract`, as on every portal route, this runs after it).
+ */
 export function PortalAccess(rule: PortalAccessRule): MethodDecorator {
-  return SetMetadata(PORTAL_ACCESS, rule);
+  return (target, key, descriptor) => {
+    SetMetadata(PORTAL_ACCESS, rule)(target, key, descriptor);
+    if (rule.session === 'none') return;
+    const documented = (Reflect.getMetadata(DECORATORS.API_RESPONSE, descriptor.value as object) ?? {}) as Record<string, unknown>;
+    if (!('401' in documented)) ApiResponse({ status: 401, description: 'Error envelope with code `authentication_failed`: no valid portal session' })(target, key, descriptor);
+  };
 }
 
 /** The signed-in session (routes whose rule requires one). */

@@ -2,15 +2,18 @@ import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { formatTime } from '../../../shared/format/time';
 import type { Webhook } from '../api';
+import { formatSuccessRate } from '../health';
+import { EndpointStatusBadge } from './EndpointStatusBadge';
 
-/** The account's endpoints; a URL opens the endpoint (details, actions, delivery logs). */
+/** The account's endpoints with their health; a URL opens the endpoint (details, actions, delivery logs). */
 export function WebhooksTable({ webhooks }: { webhooks: Webhook[] }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={840}>
       <Table striped highlightOnHover aria-label="Webhook endpoints">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Endpoint</Table.Th>
+            <Table.Th>Health</Table.Th>
             <Table.Th>Events</Table.Th>
             <Table.Th>Version</Table.Th>
             <Table.Th>Created</Table.Th>
@@ -25,6 +28,13 @@ export function WebhooksTable({ webhooks }: { webhooks: Webhook[] }) {
                 </Anchor>
                 <Text size="xs" c="dimmed" ff="monospace">
                   {webhook.id}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <EndpointStatusBadge webhook={webhook} />
+                <Text size="xs" c="dimmed" title={`Attempts that succeeded over the last ${webhook.health.window_days} days`}>
+                  {formatSuccessRate(webhook.health)} success
+                  {webhook.health.consecutive_failed_deliveries > 0 && ` · ${webhook.health.consecutive_failed_deliveries} failed in a row`}
                 </Text>
               </Table.Td>
               <Table.Td>

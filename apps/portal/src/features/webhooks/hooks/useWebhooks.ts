@@ -1,5 +1,17 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createWebhook, deleteWebhook, getWebhook, listWebhookLogs, listWebhooks, retryDelivery, sendTestEvent, updateWebhook, type WebhookChanges } from '../api';
+import {
+  createWebhook,
+  deleteWebhook,
+  enableWebhook,
+  getWebhook,
+  listWebhookLogs,
+  listWebhooks,
+  replayWebhook,
+  retryDelivery,
+  sendTestEvent,
+  updateWebhook,
+  type WebhookChanges,
+} from '../api';
 
 export const WEBHOOKS_QUERY_KEY = ['webhooks'] as const;
 
@@ -54,4 +66,15 @@ export function useSendTestEvent() {
 export function useRetryDelivery() {
   const onSuccess = useInvalidateWebhooks();
   return useMutation({ mutationFn: retryDelivery, onSuccess });
+}
+
+export function useEnableWebhook() {
+  const onSuccess = useInvalidateWebhooks();
+  return useMutation({ mutationFn: enableWebhook, onSuccess });
+}
+
+/** Replayed deliveries are sent by the scheduler within seconds: the logs and health follow on refresh. */
+export function useReplayWebhook() {
+  const onSuccess = useInvalidateWebhooks();
+  return useMutation({ mutationFn: ({ id, since }: { id: string; since: string }) => replayWebhook(id, since), onSuccess });
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -11,17 +11,23 @@ import { ErrorAlert } from '../../../shared/ui/ErrorAlert';
 import { errorMessage } from '../../../shared/ui/errors';
 import type { WebhookAttempt, WebhookLog } from '../api';
 import { DeliveryLogsTable } from '../components/DeliveryLogsTable';
+import { EndpointHealthPanel } from '../components/EndpointHealthPanel';
+import { ReplayModal } from '../components/ReplayModal';
 import { SigningSecretModal } from '../components/SigningSecretModal';
 import { WebhookFormModal } from '../components/WebhookFormModal';
 import { canManageWebhooks } from '../events';
-import { useDeleteWebhook, useRetryDelivery, useSendTestEvent, useUpdateWebhook, useWebhook, useWebhookLogs } from '../hooks/useWebhooks';
+import { defaultReplaySince } from '../health';
+import { useDeleteWebhook, useEnableWebhook, useRetryDelivery, useSendTestEvent, useUpdateWebhook, useWebhook, useWebhookLogs } from '../hooks/useWebhooks';
 
 function outcome(attempt: WebhookAttempt): string {
   const answer = attempt.status_code === null ? 'no answer' : `HTTP ${attempt.status_code}`;
   return `${answer} in ${attempt.latency_ms} ms`;
 }
 
-/** One endpoint: details; send a test event, edit, rotate the secret, delete; its delivery logs with retry. */
+/**
+ * One endpoint: details and health; send a test event, edit, rotate the secret, delete; enable it
+ * when the gateway disabled it, replay its failed deliveries; its delivery logs with retry.
+ */
 export function WebhookDetailPage() {
   const { id = '' } = useParams();
   const me = useMe();
@@ -32,7 +38,10 @@ export function WebhookDetailPage() {
   const retry = useRetryDelivery();
   const rotate = useUpdateWebhook();
   const remove = useDeleteWebhook();
+  const enable = useEnableWebhook();
   const [editing, setEditing] = useState(false);
+  /** The replay dialog's starting instant while it is open. */
+  const [replaySince, setReplaySince] = useState<string | null>(null);
   const [confirmRotate, setConfirmRotate] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
@@ -93,6 +102,17 @@ export function WebhookDetailPage() {
         },
       },
     );
+  // Enabling starts a fresh run: the failing run's start is kept to offer the replay from it.
+  const enableEndpoint = () => {
+    const since = defaultReplaySince(endpoint.health, new Date());
+    enable.mutate(endpoint.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', title: 'Endpoint enabled', message: 'New events are sent to it again. Replay what failed meanwhile.' });
+        setReplaySince(since);
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'The endpoint was not enabled', message: errorMessage(error) }),
+    });
+  };
   const deleteEndpoint = () =>
     remove.mutate(endpoint.id, {
       onSuccess: () => {
@@ -112,6 +132,9 @@ export function WebhookDetailPage() {
               <Button onClick={sendTest} loading={test.isPending}>
                 Send test event
               </Button>
+              <Button variant="default" onClick={() => setReplaySince(defaultReplaySince(endpoint.health, new Date()))} disabled={endpoint.status === 'disabled'}>
+                Replay failed since…
+              </Button>
               <Button variant="default" onClick={() => setEditing(true)}>
                 Edit
               </Button>
@@ -125,6 +148,21 @@ export function WebhookDetailPage() {
           )
         }
       />
+      {endpoint.status === 'disabled' && (
+        <Alert color="red" mb="lg" title="Deliveries to this endpoint are stopped" role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              The gateway disabled it on {formatTime(endpoint.disabled_at)} after {endpoint.health.consecutive_failed_deliveries} deliveries in a row failed. New events are not sent to it. Fix
+              the receiver (a test event still goes out), then enable it and replay what failed.
+            </Text>
+            {canManage && (
+              <Button color="red" onClick={enableEndpoint} loading={enable.isPending}>
+                Enable endpoint
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      )}
       <Paper withBorder p="md" mb="lg">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Detail label="Endpoint id" value={<Text ff="monospace" size="sm">{endpoint.id}</Text>} />
@@ -145,6 +183,8 @@ export function WebhookDetailPage() {
           ))}
         </Group>
       </Paper>
+
+      <EndpointHealthPanel webhook={endpoint} />
 
       <Group justify="space-between" mb="sm">
         <Title order={2} size="h3">
@@ -182,6 +222,7 @@ export function WebhookDetailPage() {
       )}
 
       <WebhookFormModal opened={editing} webhook={endpoint} onClose={() => setEditing(false)} />
+      <ReplayModal opened={replaySince !== null} webhook={endpoint} initialSince={replaySince ?? new Date().toISOString()} onClose={() => setReplaySince(null)} />
       <ConfirmModal
         opened={confirmRotate}
         title="Rotate the signing secret"

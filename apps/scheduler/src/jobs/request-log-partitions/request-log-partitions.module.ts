@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { RequestLogsModule } from '@gateway/domain/request-logs';
-import { RequestLogPurgeJob } from './request-log-purge.job';
+import { RequestLogPartitionsJob } from './request-log-partitions.job';
 
 @Module({
   imports: [RequestLogsModule.register()],
-  providers: [RequestLogPurgeJob],
+  providers: [RequestLogPartitionsJob],
 })
-export class RequestLogPurgeModule {}
+export class RequestLogPartitionsModule {}

@@ -1,0 +1,8 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  displayName: 'domain-webhook-alerts',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+  globalSetup: '<rootDir>/../../platform/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../../platform/src/testing/global-teardown.ts',
+};

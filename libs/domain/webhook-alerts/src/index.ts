@@ -1,0 +1,2 @@
+export { WebhookAlertsModule } from './webhook-alerts.module';
+export { EndpointDisablingService } from './endpoint-disabling.service';

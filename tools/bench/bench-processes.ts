@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
+
+/**
+ * The processes of a benchmark: servers started as children (each on its own event loop, as in
+ * production), what they cost read from Linux /proc, and how they are stopped.
+ */
+
+export const ROOT = resolve(__dirname, '../..');
+/** The real API in a child process (`tools/bench/serve-api.ts`), for startChild. */
+export const SERVE_API = resolve(__dirname, 'serve-api.ts');
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** user + system CPU time a process has used so far, in milliseconds (10 ms resolution). */
+export function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid as number}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The most resident memory the process has held since it started (VmHWM), in MiB. */
+export function peakRssMiB(child: ChildProcess): number {
+  const line = readFileSync(`/proc/${child.pid as number}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
+  return line ? Number(/(\d+)/.exec(line)?.[1]) / 1024 : NaN;
+}
+
+/**
+ * Starts `entry` under the TypeScript loader and resolves once its output matches `ready`
+ * (the first group is the port it listens on): `READY <port>` by default.
+ */
+export async function startChild(
+  children: ChildProcess[],
+  args: string[],
+  env: Record<string, string>,
+  entry: string,
+  nodeOptions: string[] = [],
+  ready = /READY (\d+)/,
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...nodeOptions, '-r', '@swc-node/register', entry, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const port = await new Promise<number>((done, fail) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) done(Number(match[1]));
+    });
+    child.once('exit', (code) => fail(new Error(`${entry} exited (${code}) before listening`)));
+  });
+  return { child, port };
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within 10 s. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export interface SchedulerChild {
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The real scheduler app (`apps/scheduler/src/main.ts`), as `npm start` runs it; ready once its health endpoint answers. */
+export async function startScheduler(env: Record<string, string>): Promise<SchedulerChild> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/scheduler/src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, SCHEDULER_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`scheduler exited: ${output}`);
+    if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`scheduler did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  // Health answers once Nest is listening; the worker has connected by then (bootstrap hook).
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A loopback port free at the time of asking. */
+export function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((done) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    }),
+  );
+}
+
+export interface MeasuredRun extends RotatingLoadResult {
+  /** The server process's user + system CPU time per request, in microseconds. */
+  cpuUsPerRequest: number;
+}
+
+/**
+ * Warm-up, then the measured run, of `requests` sent by autocannon to the server `server` runs:
+ * with `once` (each request must be new, like a verify of a pending payment), the warm-up uses the
+ * first quarter of them and the measured run the rest. Any non-2xx answer or error fails it.
+ */
+export async function measureRotating(
+  server: ChildProcess,
+  label: string,
+  url: string,
+  requests: BenchRequest[],
+  options: { once: boolean; connections: number; seconds: number; warmUpSeconds: number },
+): Promise<MeasuredRun> {
+  const split = options.once ? Math.floor(requests.length / 4) : 0;
+  const load = (name: string, list: BenchRequest[], seconds: number) => loadRotating(name, url, list, { connections: options.connections, durationSeconds: seconds, once: options.once });
+  const warm = failOnErrors(await load(`warm-up ${label}`, options.once ? requests.slice(0, split) : requests, options.warmUpSeconds));
+  const before = cpuMs(server);
+  const result = failOnErrors(await load(label, options.once ? requests.slice(split) : requests, options.seconds));
+  const cpuUs = (cpuMs(server) - before) * 1000;
+  return { ...result, cpuUsPerRequest: Math.round(cpuUs / Math.max(1, result.requests)), exhausted: result.exhausted || warm.exhausted };
+}
+
+function failOnErrors(result: RotatingLoadResult): RotatingLoadResult {
+  if (result.non2xx || result.errors) throw new Error(`${result.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result;
+}

@@ -1,0 +1,391 @@
+import 'reflect-metadata';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Agent, createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { Client } from 'pg';
+import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
+import { benchGatewayEnv } from './bench-support';
+import type { BenchRequest } from './baseline/rotating-load';
+import { createWallets, type Merchant, preparePayments, provisionMerchants } from './payments-fixtures';
+
+/**
+ * The whole payment flow under load, as merchants' servers and their customers' browsers drive it:
+ * initialize (the merchant's server) → the customer opens the payment link (the gateway's
+ * /checkout/{reference}, a 302 to the provider) → the provider's hosted checkout page → the
+ * customer pays there (the form's POST, a 303 back to the merchant's callback URL) → verify (the
+ * merchant's server). Meanwhile the provider's signed charge.success callback reaches the API
+ * and the scheduler delivers payment.success (and customer.created) to each merchant's endpoint.
+ * Then, in the same run, the bare baselines: a plain Fastify + pg server running initialize's and
+ * verify's SQL (tools/bench/baseline). See docs/benchmarks.md ("Full payment flow").
+ *
+ * Processes (nothing pinned; everything shares the machine's cores):
+ * - the API (`serve-api.ts`), the provider simulator (`apps/provider-sim/src/main.ts`) and the
+ *   scheduler (`apps/scheduler/src/main.ts`), each a child process, as in production;
+ * - this process: orchestration, the BENCH_CLIENTS clients (node:http, keep-alive, each flow's
+ *   requests one after the other) and the merchants' webhook receiver;
+ * - then the bare server (after the others stopped), autocannon in its own process, and PostgreSQL.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:flow
+ *   BENCH_SECONDS=10 npm run bench:flow -- --clients 16     (settings: environment or --name value)
+ */
+const SETTINGS = settings({
+  clients: 32,
+  merchants: 16,
+  seconds: 30,
+  warmUpSeconds: 5,
+  /** Distinct customers per merchant: after the first flows most customers are returning ones. */
+  customersPerMerchant: 10,
+  /** 0: the simulator sends no charge.success callback (verify alone credits). */
+  callbacks: 1,
+  bareSeconds: 10,
+  barePool: 40_000,
+});
+const AMOUNT = 5000;
+const CARD = '4084084084084081';
+const CALLBACK_URL = 'https://merchant.example/payments/return';
+
+type Step = 'initialize' | 'open link' | 'checkout page' | 'pay' | 'verify';
+const STEPS: Step[] = ['initialize', 'open link', 'checkout page', 'pay', 'verify'];
+const SERVED_BY: Record<Step, string> = { initialize: 'API', 'open link': 'API', 'checkout page': 'simulator', pay: 'simulator', verify: 'API' };
+
+interface FlowResults {
+  flows: number;
+  seconds: number;
+  errors: Map<string, number>;
+  steps: Record<Step, number[]>;
+  total: number[];
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
+  const loadBefore = loadavg();
+  const databaseUrl = await createTestDatabase('bench_flow', serverUrl);
+  const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+  const apiPort = await freePort();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const children: ChildProcess[] = [];
+  const receiver = new CountingReceiver();
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    log('starting the provider simulator (child process)…');
+    const sim = await startChild(
+      children,
+      [],
+      {
+        PORT: '0',
+        SIM_SECRET_KEYS: `${secrets.test},${secrets.live}`,
+        ...(SETTINGS.callbacks ? { SIM_WEBHOOK_URL: `${apiUrl}/api/provider/webhooks` } : {}),
+      },
+      'apps/provider-sim/src/main.ts',
+      [],
+      /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+    );
+    const env = {
+      ...benchGatewayEnv(databaseUrl, `http://127.0.0.1:${sim.port}`, secrets),
+      PUBLIC_BASE_URL: apiUrl,
+      // The merchants' endpoints are on this machine (test mode).
+      WEBHOOK_ALLOW_PRIVATE_TARGETS_IN_TEST_MODE: 'true',
+      LOG_LEVEL: 'warn',
+    };
+
+    log(`provisioning ${SETTINGS.merchants} merchants…`);
+    const merchants = await provisionMerchants(env, SETTINGS.merchants, ['payments:read', 'payments:write', 'webhooks:manage']);
+    await createWallets(db, merchants);
+    const barePayments = await preparePayments(db, 'BRS', merchants, SETTINGS.barePool);
+    await db.query('VACUUM ANALYZE');
+
+    log('starting the API and the scheduler (child processes)…');
+    const api = await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API);
+    const scheduler = await startScheduler(env);
+    children.push(scheduler.child);
+    const hooksUrl = await receiver.start();
+    const client = new HttpClient();
+    for (const m of merchants) {
+      const created = await client.send('POST', `${apiUrl}/api/v1/webhooks`, { authorization: `Bearer ${m.key}` }, { url: hooksUrl, events: ['payment.success', 'customer.created'], webhook_version: 'v1' });
+      if (created.status !== 201) throw new Error(`webhook endpoint: ${created.status} ${created.body}`);
+    }
+
+    log(`${SETTINGS.clients} clients: ${SETTINGS.warmUpSeconds} s warm-up, then ${SETTINGS.seconds} s measured…`);
+    const measureFrom = Date.now() + SETTINGS.warmUpSeconds * 1000;
+    const stopAt = measureFrom + SETTINGS.seconds * 1000;
+    let cpuAtStart = { api: 0, sim: 0, scheduler: 0 };
+    const startCpu = setTimeout(() => (cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child) }), measureFrom - Date.now());
+    const results = await runFlows(client, apiUrl, merchants, measureFrom, stopAt);
+    clearTimeout(startCpu);
+    const apiCpu = cpuMs(api.child) - cpuAtStart.api;
+    const simCpu = cpuMs(sim.child) - cpuAtStart.sim;
+    log('waiting for the scheduler to deliver every webhook…');
+    const deliveries = await drainDeliveries(db);
+    const schedulerCpu = cpuMs(scheduler.child) - cpuAtStart.scheduler;
+    const memory = { api: peakRssMiB(api.child), sim: peakRssMiB(sim.child), scheduler: peakRssMiB(scheduler.child) };
+    const ledger = (await db.query('SELECT violation, subject, detail FROM ledger_invariant_violations LIMIT 5')).rows;
+    client.close();
+    await scheduler.stop();
+    await stopChild(api.child);
+    await stopChild(sim.child);
+
+    log('bare Fastify + pg: starting (child process)…');
+    const bare = await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts');
+    const bareUrl = `http://127.0.0.1:${bare.port}`;
+    // A baseline that fails (its SQL out of step with the schema) is reported as such; the flow's figures still stand.
+    const bareRun = (label: string, requests: BenchRequest[], once: boolean): Promise<MeasuredRun | { label: string; failed: string }> =>
+      measureRotating(bare.child, label, bareUrl, requests, { once, connections: SETTINGS.clients, seconds: SETTINGS.bareSeconds, warmUpSeconds: 3 }).catch(
+        (error: Error) => ({ label, failed: error.message }),
+      );
+    const bareInitialize = await bareRun(
+      'bare initialize',
+      merchants.flatMap((m, i) =>
+        Array.from({ length: SETTINGS.customersPerMerchant }, (_, c) => ({
+          method: 'POST' as const,
+          path: '/payments/initialize',
+          headers: { 'x-developer-id': m.developerId },
+          body: JSON.stringify({ amount: AMOUNT, email: customerEmail(i, c), callback_url: CALLBACK_URL }),
+        })),
+      ),
+      false,
+    );
+    const bareVerify = await bareRun(
+      'bare verify',
+      barePayments.map((p) => ({ method: 'POST' as const, path: '/payments/verify', headers: { 'x-developer-id': p.developerId }, body: JSON.stringify({ reference: p.reference }) })),
+      true,
+    );
+    await stopChild(bare.child);
+
+    report({ results, apiCpu, simCpu, schedulerCpu, memory, deliveries, bare: [bareInitialize, bareVerify], ledger, loadBefore, loadAfter: loadavg() });
+  } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await receiver.close();
+    await db.end().catch(() => undefined);
+    await dropTestDatabase(databaseUrl, serverUrl);
+  }
+}
+
+const customerEmail = (merchant: number, customer: number) => `customer-${merchant}-${customer}@example.com`;
+
+/**
+ * The clients: each repeats the flow until `stopAt` (a flow begun before it is finished). Flows
+ * that begin at or after `measureFrom` are measured; the ones before are the warm-up.
+ */
+async function runFlows(client: HttpClient, apiUrl: string, merchants: Merchant[], measureFrom: number, stopAt: number): Promise<FlowResults> {
+  const results: FlowResults = { flows: 0, seconds: 0, errors: new Map(), steps: { initialize: [], 'open link': [], 'checkout page': [], pay: [], verify: [] }, total: [] };
+  let lastEnd = measureFrom;
+  const oneClient = async (index: number) => {
+    const merchantIndex = index % merchants.length;
+    const auth = { authorization: `Bearer ${merchants[merchantIndex].key}` };
+    for (let n = 0; Date.now() < stopAt; n++) {
+      const started = performance.now();
+      const measured = Date.now() >= measureFrom;
+      const times: Partial<Record<Step, number>> = {};
+      const step = async <T>(name: Step, work: () => Promise<T>): Promise<T> => {
+        const at = performance.now();
+        const value = await work();
+        times[name] = performance.now() - at;
+        return value;
+      };
+      try {
+        const email = customerEmail(merchantIndex, (index + n * merchants.length) % SETTINGS.customersPerMerchant);
+        const init = await step('initialize', () => client.send('POST', `${apiUrl}/api/v1/payments/initialize`, auth, { amount: AMOUNT, email, callback_url: CALLBACK_URL }));
+        expectStatus('initialize', init, 201);
+        const { reference, authorization_url: link } = JSON.parse(init.body).data as { reference: string; authorization_url: string };
+        const opened = await step('open link', () => client.send('GET', link));
+        expectStatus('open link', opened, 302);
+        const page = opened.headers.location as string;
+        expectStatus('checkout page', await step('checkout page', () => client.send('GET', page)), 200);
+        const paid = await step('pay', () => client.send('POST', `${page}/pay`, {}, new URLSearchParams({ card: CARD }).toString()));
+        expectStatus('pay', paid, 303);
+        const verified = await step('verify', () => client.send('POST', `${apiUrl}/api/v1/payments/verify`, auth, { reference }));
+        expectStatus('verify', verified, 200);
+        if ((JSON.parse(verified.body) as { data: { status: string } }).data.status !== 'success') throw new FlowError('verify', 'not success');
+        if (!measured) continue;
+        results.flows += 1;
+        results.total.push(performance.now() - started);
+        for (const name of STEPS) results.steps[name].push(times[name] as number);
+        lastEnd = Math.max(lastEnd, Date.now());
+      } catch (error) {
+        const what = error instanceof FlowError ? `${error.step}: ${error.message}` : `network: ${(error as Error).message}`;
+        results.errors.set(what, (results.errors.get(what) ?? 0) + 1);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SETTINGS.clients }, (_, i) => oneClient(i)));
+  results.seconds = (lastEnd - measureFrom) / 1000;
+  return results;
+}
+
+class FlowError extends Error {
+  constructor(
+    readonly step: Step,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function expectStatus(step: Step, answer: HttpAnswer, status: number): void {
+  if (answer.status !== status) throw new FlowError(step, `${answer.status} (expected ${status})`);
+}
+
+interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** node:http on keep-alive connections: the lightest client, so this process takes little of the cores. */
+class HttpClient {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+
+  send(method: string, url: string, headers: Record<string, string> = {}, body?: unknown): Promise<HttpAnswer> {
+    const target = new URL(url);
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const contentType = typeof body === 'string' ? 'application/x-www-form-urlencoded' : 'application/json';
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          agent: this.agent,
+          host: target.hostname,
+          port: target.port,
+          method,
+          path: target.pathname + target.search,
+          headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** The merchants' webhook endpoint: answers 200 at once and counts what arrives. */
+class CountingReceiver {
+  received = 0;
+  private server?: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        this.received += 1;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      });
+    });
+    await new Promise<void>((done) => this.server?.listen(0, '127.0.0.1', done));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhooks`;
+  }
+
+  close(): Promise<void> {
+    this.server?.closeAllConnections();
+    return new Promise((done) => (this.server ? this.server.close(() => done()) : done()));
+  }
+}
+
+/** Waits (up to 2 min) until no delivery is pending; returns how many were delivered. */
+async function drainDeliveries(db: Client): Promise<{ delivered: number; pending: number }> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { rows } = await db.query<{ delivered: number; pending: number }>(
+      `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM webhook_deliveries`,
+    );
+    if (rows[0].pending === 0 || Date.now() > deadline) return rows[0];
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+interface Report {
+  results: FlowResults;
+  apiCpu: number;
+  simCpu: number;
+  schedulerCpu: number;
+  memory: { api: number; sim: number; scheduler: number };
+  deliveries: { delivered: number; pending: number };
+  bare: Array<MeasuredRun | { label: string; failed: string }>;
+  ledger: unknown[];
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+function report(r: Report): void {
+  const { results } = r;
+  const flows = Math.max(1, results.flows);
+  const perFlow = (ms: number) => (ms / flows).toFixed(2);
+  const pct = (list: number[], q: number) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2) : '–';
+  };
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
+  console.log(
+    `\nFull payment flow: ${SETTINGS.clients} clients, ${SETTINGS.merchants} merchants, ${SETTINGS.seconds} s measured after ${SETTINGS.warmUpSeconds} s warm-up; ` +
+      `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
+  );
+  console.log('\n| measure | value |');
+  console.log('|---|---|');
+  console.log(`| flows completed (measured) | ${results.flows} in ${results.seconds.toFixed(1)} s |`);
+  console.log(`| flows/s | ${(results.flows / Math.max(0.001, results.seconds)).toFixed(1)} |`);
+  console.log(`| API CPU per flow (ms; 3 requests + the provider's callback) | ${perFlow(r.apiCpu)} |`);
+  console.log(`| simulator CPU per flow (ms; page, pay, and the API's initialize and verify calls) | ${perFlow(r.simCpu)} |`);
+  console.log(`| scheduler CPU per flow (ms; its webhook deliveries and scans) | ${perFlow(r.schedulerCpu)} |`);
+  console.log(`| webhooks delivered / still pending after the run | ${r.deliveries.delivered} / ${r.deliveries.pending} |`);
+  console.log(`| peak RSS (VmHWM), MiB: API / simulator / scheduler | ${r.memory.api.toFixed(0)} / ${r.memory.sim.toFixed(0)} / ${r.memory.scheduler.toFixed(0)} |`);
+  console.log(`| failed flows | ${[...results.errors.values()].reduce((a, b) => a + b, 0)}${results.errors.size ? ` (${[...results.errors].map(([k, v]) => `${k} ×${v}`).join('; ')})` : ''} |`);
+  console.log(`| ledger invariant violations | ${r.ledger.length ? JSON.stringify(r.ledger) : 'none'} |`);
+
+  console.log('\n| step | served by | p50 ms | p99 ms |');
+  console.log('|---|---|---|---|');
+  for (const name of STEPS) console.log(`| ${name} | ${SERVED_BY[name]} | ${pct(results.steps[name], 0.5)} | ${pct(results.steps[name], 0.99)} |`);
+  console.log(`| whole flow | | ${pct(results.total, 0.5)} | ${pct(results.total, 0.99)} |`);
+
+  console.log(`\nBare baselines (plain Fastify + pg, the same SQL, no provider round trip, no auth, no request log; ${SETTINGS.clients} connections, ${SETTINGS.bareSeconds} s):`);
+  console.log('\n| scenario | req/s | p50 ms | p99 ms | server CPU µs/req |');
+  console.log('|---|---|---|---|---|');
+  for (const b of r.bare) {
+    if ('failed' in b) console.log(`| ${b.label}: FAILED (${b.failed}) | – | – | – | – |`);
+    else console.log(`| ${b.label}${b.exhausted ? ' (ran out of prepared payments: raise BENCH_BARE_POOL)' : ''} | ${b.rps} | ${b.p50.toFixed(2)} | ${b.p99.toFixed(2)} | ${b.cpuUsPerRequest} |`);
+  }
+  const measured = r.bare.filter((b): b is MeasuredRun => !('failed' in b));
+  if (measured.length === r.bare.length) {
+    const bareFlowMs = measured.reduce((sum, b) => sum + b.cpuUsPerRequest, 0) / 1000;
+    console.log(`\nAPI CPU per flow ${perFlow(r.apiCpu)} ms against ${bareFlowMs.toFixed(2)} ms for the bare initialize + verify: ${(r.apiCpu / flows / bareFlowMs).toFixed(1)}×`);
+  }
+}
+
+/** Defaults, overridden by BENCH_<NAME> in the environment or `--<name> <value>` (camelCase → kebab-case). */
+function settings<T extends Record<string, number>>(defaults: T): T {
+  const result = { ...defaults };
+  for (const name of Object.keys(defaults) as Array<keyof T & string>) {
+    const kebab = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const flag = process.argv.indexOf(`--${kebab}`);
+    const raw = flag >= 0 ? process.argv[flag + 1] : process.env[`BENCH_${kebab.replace(/-/g, '_').toUpperCase()}`];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, not ${raw}`);
+    (result as Record<string, number>)[name] = value;
+  }
+  return result;
+}
+
+function log(line: string): void {
+  process.stderr.write(`[bench:flow] ${line}\n`);
+}
+
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
