@@ -1,4 +1,4 @@
-import { createTheme, Drawer, MantineProvider, Modal, Notification } from '@mantine/core';
+import { createTheme, Drawer, Loader, MantineProvider, Modal, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -8,10 +8,12 @@ import { onSessionExpired } from '../shared/api';
 import { createQueryClient } from './query-client';
 import { createPortalRouter } from './router';
 
-/** Every toast's close button gets a name (Mantine's has none: axe's `button-name`). */
-// Every close button named, for screen readers (axe's button-name rule).
+// Every close button named, for screen readers (axe's button-name rule); every loader a live
+// status region, so the name the pages give it ("Loading the chart") is allowed and announced
+// (a plain element may not carry aria-label: axe's aria-prohibited-attr).
 const theme = createTheme({
   components: {
+    Loader: Loader.extend({ defaultProps: { role: 'status' } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
