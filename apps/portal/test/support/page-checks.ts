@@ -11,6 +11,9 @@ const OVERFLOWING = `[...document.querySelectorAll('body *')]
   .map((el) => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))
   .slice(0, 8)`;
 
+/** No CSS transition (a drawer sliding in, a modal fading in, the navigation sliding away) is running. */
+const TRANSITIONS_SETTLED = `document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')`;
+
 /**
  * What every page of the portal must pass, checked where a test has the page showing its data:
  * axe-core finds no serious or critical accessibility violation (WCAG 2 A and AA rules), and the
@@ -26,7 +29,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   try {
     // The navigation slides away when the layout turns to its phone form: wait until every
     // transition has finished and nothing sticks out.
-    const fits = await page.waitForFunction(`document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running') && ${OVERFLOWING}.length === 0`, undefined, { timeout: 5_000 }).then(
+    const fits = await page.waitForFunction(`${TRANSITIONS_SETTLED} && ${OVERFLOWING}.length === 0`, undefined, { timeout: 5_000 }).then(
       () => true,
       () => false,
     );
@@ -39,6 +42,8 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 
 /** Runs axe-core in the page; fails listing each serious or critical violation and where. */
 export async function expectNoSeriousAccessibilityViolations(page: Page): Promise<void> {
+  // Colours are measured as painted: half-way through a fade-in, text has too little contrast.
+  await page.waitForFunction(TRANSITIONS_SETTLED, undefined, { timeout: 5_000 }).catch(() => undefined);
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate<Array<{ id: string; impact: string; targets: string[] }>>(`
     axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }).then((result) =>

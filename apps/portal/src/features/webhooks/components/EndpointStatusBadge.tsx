@@ -6,7 +6,7 @@ const LOOK = {
   disabled: { color: 'red', label: 'Disabled' },
   failing: { color: 'orange', label: 'Failing' },
   healthy: { color: 'green', label: 'Healthy' },
-  idle: { color: 'gray', label: 'No deliveries yet' },
+  idle: { color: 'gray', label: 'Not tried yet' },
 } as const;
 
 /** The endpoint's state at a glance: disabled by the gateway, failing now, healthy, or not tried yet. */
