@@ -135,6 +135,7 @@ describe('redactSensitive', () => {
       sent_at_ms: 1764002700000,
       not_luhn: '4084084084084082',
       reference: 'PAY-4084084084084081a',
+      customer_reference: 'CUS_4084084084084081',
       share: 0.4084084084084081,
     };
     expect(redactSensitive(body)).toEqual({
@@ -146,6 +147,7 @@ describe('redactSensitive', () => {
       sent_at_ms: 1764002700000,
       not_luhn: '4084084084084082',
       reference: 'PAY-4084084084084081a',
+      customer_reference: 'CUS_4084084084084081',
       share: 0.4084084084084081,
     });
   });

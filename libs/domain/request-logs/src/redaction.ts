@@ -114,10 +114,11 @@ const SECRET_API_KEY = /sk_(?:test|live)_[A-Za-z0-9_-]{20,}/g;
 /**
  * A card number anywhere in a text — a merchant's `"card": "4084…"`, a note, a JSON number: 13–19
  * digits in a row or in groups of four (4-4-4-4…, 4-6-5) separated by a space or a hyphen, starting
- * 2–6 (the ISO/IEC 7812 banking and financial industries), not part of a longer word or number,
+ * 2–6 (the ISO/IEC 7812 banking and financial industries), not part of a longer word, number or
+ * identifier (a gateway reference such as `CUS_` + 16 hex digits is now and then all digits),
  * not after `+` (a phone number) or `.` (a decimal fraction). Masked when it passes the Luhn check.
  */
-const CARD_NUMBER = /(?<![0-9A-Za-z+.])[2-6](?:\d{12,18}|\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{3}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z])/g;
+const CARD_NUMBER = /(?<![0-9A-Za-z_+.])[2-6](?:\d{12,18}|\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{3}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z_])/g;
 
 function passesLuhn(candidate: string): boolean {
   const digits = candidate.replace(/[ -]/g, '');

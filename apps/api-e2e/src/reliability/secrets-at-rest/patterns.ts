@@ -16,10 +16,11 @@ export type KnownSecrets = readonly string[];
 
 /**
  * Card-number candidates: 13–19 digits in a row, or in groups of four (4-4-4-4…, 4-6-5) separated by
- * one space or hyphen, not part of a longer word or number. Not after `+` (an E.164 phone number)
- * or `.` (the fraction of a decimal number).
+ * one space or hyphen, not part of a longer word, number or identifier (the gateway's own
+ * references, `CUS_` + 16 hex digits, are now and then all digits, and one such run in ten passes
+ * Luhn). Not after `+` (an E.164 phone number) or `.` (the fraction of a decimal number).
  */
-const CARD_CANDIDATE = /(?<![0-9A-Za-z+.])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z])/g;
+const CARD_CANDIDATE = /(?<![0-9A-Za-z_+.])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{1,7}|\d{4}([ -])\d{6}\2\d{4,5})(?![0-9A-Za-z_])/g;
 
 /** Payment cards start with 2–6 (ISO/IEC 7812 major industry identifiers of banking and finance). */
 const CARD_MAJOR_INDUSTRY = /^[2-6]/;
