@@ -33,20 +33,13 @@ describe('input limits', () => {
   afterAll(() => gateway.close());
 
   describe('arrays in bodies', () => {
-    const bulkBody = (count: number) => JSON.stringify({ items: Array.from({ length: count }, (_, i) => ({ type: 'initialize', amount: 1000, email: `buyer-${i}@example.com` })) });
 
-    it('refuses a 10,000-item bulk body on its item count alone, before any item is validated, in milliseconds of CPU', async () => {
-      // Every item is invalid: had any been validated, its error would be listed.
+    it('refuses a 10,000-item bulk body on its item count alone, before any item is validated', async () => {
+      // Every item is invalid: had any been validated, its error would be listed. (How little CPU
+      // the refusal costs is a benchmark's business, not a test's: tools/bench/oversized-bodies.)
       const body = JSON.stringify({ items: Array.from({ length: 10_000 }, () => ({ type: 'initialize', amount: 'lots', email: 'not-an-email' })) });
-      await api('POST', '/payments/bulk', { rawBody: bulkBody(2_000) }); // warm the route
-      // The API runs in this process. CPU time, unlike wall time, does not grow when a busy
-      // machine leaves the process waiting; validating 10,000 items took ~0.5 s of it.
-      const before = process.cpuUsage();
       const res = await api('POST', '/payments/bulk', { rawBody: body });
-      const used = process.cpuUsage(before);
       expect([res.status, res.body.code, res.body.errors]).toEqual([400, 'validation_error', { items: ['items must contain no more than 1000 elements'] }]);
-      // Parsing 0.8 MB of JSON (and this client sending it) remains: a few ms, with wide headroom.
-      expect((used.user + used.system) / 1000).toBeLessThan(150);
     });
 
     it('refuses too many items in any array before looking at them: splits, webhook events, key scopes', async () => {
