@@ -76,9 +76,9 @@ export interface SchedulerChild {
 }
 
 /** The real scheduler app (`apps/scheduler/src/main.ts`), as `npm start` runs it; ready once its health endpoint answers. */
-export async function startScheduler(env: Record<string, string>): Promise<SchedulerChild> {
+export async function startScheduler(env: Record<string, string>, nodeOptions: string[] = []): Promise<SchedulerChild> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/scheduler/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeOptions, '-r', '@swc-node/register', 'apps/scheduler/src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, SCHEDULER_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

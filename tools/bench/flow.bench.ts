@@ -1,15 +1,17 @@
 import 'reflect-metadata';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
-import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
+import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, ROOT, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
 import { benchGatewayEnv } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
-import { createWallets, type Merchant, preparePayments, provisionMerchants } from './payments-fixtures';
+import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
 
 /**
  * The whole payment flow under load, as merchants' servers and their customers' browsers drive it:
@@ -43,6 +45,14 @@ const SETTINGS = settings({
   bareSeconds: 10,
   barePool: 40_000,
 });
+/** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`) when it stops. */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/**
+ * `built`: the API as production runs it, compiled (`npx nx run api:build`, its main in dist/), not
+ * the sources under the TypeScript loader, whose compiler and caches add ~100 MiB to the RSS.
+ */
+const BUILT_API = process.env.BENCH_API === 'built';
+const BUILT_API_MAIN = resolve(ROOT, 'dist/apps/api/apps/api/src/main.js');
 const AMOUNT = 5000;
 const CARD = '4084084084084081';
 const CALLBACK_URL = 'https://merchant.example/payments/return';
@@ -100,7 +110,11 @@ async function main(): Promise<void> {
     await db.query('VACUUM ANALYZE');
 
     log('starting the API and the scheduler (child processes)…');
-    const api = await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API);
+    // BENCH_API_NODE_OPTIONS: more flags for the API's node (e.g. --trace-gc, --heapsnapshot-signal=SIGUSR2).
+    const profiling = [...(CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
+    const api = BUILT_API
+      ? await startBuiltApi(children, { ...env, API_HOST: '127.0.0.1', API_PORT: String(apiPort) }, apiUrl, profiling)
+      : await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API, profiling);
     const scheduler = await startScheduler(env);
     children.push(scheduler.child);
     const hooksUrl = await receiver.start();
@@ -129,40 +143,65 @@ async function main(): Promise<void> {
     await stopChild(api.child);
     await stopChild(sim.child);
 
-    log('bare Fastify + pg: starting (child process)…');
-    const bare = await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts');
-    const bareUrl = `http://127.0.0.1:${bare.port}`;
-    // A baseline that fails (its SQL out of step with the schema) is reported as such; the flow's figures still stand.
-    const bareRun = (label: string, requests: BenchRequest[], once: boolean): Promise<MeasuredRun | { label: string; failed: string }> =>
-      measureRotating(bare.child, label, bareUrl, requests, { once, connections: SETTINGS.clients, seconds: SETTINGS.bareSeconds, warmUpSeconds: 3 }).catch(
-        (error: Error) => ({ label, failed: error.message }),
-      );
-    const bareInitialize = await bareRun(
-      'bare initialize',
-      merchants.flatMap((m, i) =>
-        Array.from({ length: SETTINGS.customersPerMerchant }, (_, c) => ({
-          method: 'POST' as const,
-          path: '/payments/initialize',
-          headers: { 'x-developer-id': m.developerId },
-          body: JSON.stringify({ amount: AMOUNT, email: customerEmail(i, c), callback_url: CALLBACK_URL }),
-        })),
-      ),
-      false,
-    );
-    const bareVerify = await bareRun(
-      'bare verify',
-      barePayments.map((p) => ({ method: 'POST' as const, path: '/payments/verify', headers: { 'x-developer-id': p.developerId }, body: JSON.stringify({ reference: p.reference }) })),
-      true,
-    );
-    await stopChild(bare.child);
+    // A baseline that fails (its SQL or server out of step with the schema) is reported as such; the flow's figures still stand.
+    const bare = await runBareBaselines(children, databaseUrl, merchants, barePayments).catch((error: Error) => [{ label: 'bare initialize and verify', failed: error.message }]);
 
-    report({ results, apiCpu, simCpu, schedulerCpu, memory, deliveries, bare: [bareInitialize, bareVerify], ledger, loadBefore, loadAfter: loadavg() });
+    report({ results, apiCpu, simCpu, schedulerCpu, memory, deliveries, bare, ledger, loadBefore, loadAfter: loadavg() });
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
     await db.end().catch(() => undefined);
     await dropTestDatabase(databaseUrl, serverUrl);
   }
+}
+
+/** The bare Fastify + pg server (tools/bench/baseline) under autocannon: initialize's and verify's SQL alone. */
+async function runBareBaselines(
+  children: ChildProcess[],
+  databaseUrl: string,
+  merchants: Merchant[],
+  barePayments: PreparedPayment[],
+): Promise<Array<MeasuredRun | { label: string; failed: string }>> {
+  log('bare Fastify + pg: starting (child process)…');
+  const bare = await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts');
+  const bareUrl = `http://127.0.0.1:${bare.port}`;
+  const bareRun = (label: string, requests: BenchRequest[], once: boolean): Promise<MeasuredRun | { label: string; failed: string }> =>
+    measureRotating(bare.child, label, bareUrl, requests, { once, connections: SETTINGS.clients, seconds: SETTINGS.bareSeconds, warmUpSeconds: 3 }).catch(
+      (error: Error) => ({ label, failed: error.message }),
+    );
+  const bareInitialize = await bareRun(
+    'bare initialize',
+    merchants.flatMap((m, i) =>
+      Array.from({ length: SETTINGS.customersPerMerchant }, (_, c) => ({
+        method: 'POST' as const,
+        path: '/payments/initialize',
+        headers: { 'x-developer-id': m.developerId },
+        body: JSON.stringify({ amount: AMOUNT, email: customerEmail(i, c), callback_url: CALLBACK_URL }),
+      })),
+    ),
+    false,
+  );
+  const bareVerify = await bareRun(
+    'bare verify',
+    barePayments.map((p) => ({ method: 'POST' as const, path: '/payments/verify', headers: { 'x-developer-id': p.developerId }, body: JSON.stringify({ reference: p.reference }) })),
+    true,
+  );
+  await stopChild(bare.child);
+  return [bareInitialize, bareVerify];
+}
+
+/** The compiled API's main (it also applies pending migrations: none here); ready once /ready answers 200. */
+async function startBuiltApi(children: ChildProcess[], env: Record<string, string>, apiUrl: string, nodeOptions: string[]): Promise<{ child: ChildProcess }> {
+  if (!existsSync(BUILT_API_MAIN)) throw new Error(`BENCH_API=built: ${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
+  const child = spawn(process.execPath, [...nodeOptions, BUILT_API_MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  children.push(child);
+  const deadline = Date.now() + 60_000;
+  while (!(await fetch(`${apiUrl}/ready`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null) throw new Error(`the built API exited (${child.exitCode}) before it was ready`);
+    if (Date.now() > deadline) throw new Error('the built API was not ready within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child };
 }
 
 const customerEmail = (merchant: number, customer: number) => `customer-${merchant}-${customer}@example.com`;
@@ -330,7 +369,7 @@ function report(r: Report): void {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
   console.log(
     `\nFull payment flow: ${SETTINGS.clients} clients, ${SETTINGS.merchants} merchants, ${SETTINGS.seconds} s measured after ${SETTINGS.warmUpSeconds} s warm-up; ` +
-      `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
+      `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; API ${BUILT_API ? 'built (dist/)' : 'from the sources (TypeScript loader)'}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
   );
   console.log('\n| measure | value |');
   console.log('|---|---|');

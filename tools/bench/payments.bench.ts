@@ -14,7 +14,7 @@ import { runPgbench } from './pgbench/run-pgbench';
  * Payments under load: initialize, verify (spread over many merchants' wallets, and all on ONE
  * merchant's wallet) and GET payment through the real API (full guard chain, request log on, rate
  * limits raised so they never refuse), beside bare baselines in the same run: a plain Fastify + pg
- * server doing the same GET and the same verify SQL (tools/bench/baseline), and pgbench running
+ * server doing the same GET, initialize and verify SQL (tools/bench/baseline), and pgbench running
  * that transaction. See docs/benchmarks.md ("Payments").
  *
  * Processes (2 cores, everything shares them; scenarios run one after the other):
@@ -113,6 +113,13 @@ async function main(): Promise<void> {
         headers: { 'x-developer-id': p.developerId },
         body: JSON.stringify({ reference: p.reference }),
       });
+      const bareInitialize: BenchRequest[] = spread.map((m) => ({
+        method: 'POST',
+        path: '/payments/initialize',
+        headers: { 'x-developer-id': m.developerId },
+        body: JSON.stringify({ amount: 5000, email: m.email }),
+      }));
+      rows.push(await measure(bare.child, 'bare initialize (64 merchants)', bareUrl, bareInitialize, false));
       rows.push(await measure(bare.child, 'bare GET payment', bareUrl, readable.map((p) => ({ method: 'GET', path: `/payments/${p.reference}`, headers: { 'x-developer-id': p.developerId } })), false));
       rows.push(await measure(bare.child, 'bare verify, spread wallets', bareUrl, bareSpread.map(asBare), true));
       rows.push(await measure(bare.child, 'bare verify, ONE hot wallet', bareUrl, bareHot.map(asBare), true));
@@ -158,10 +165,15 @@ function report(rows: Row[], ledgerViolations: unknown[]): void {
     console.log(`| ${r.label}${r.exhausted ? ' (ran out of prepared payments!)' : ''} | ${r.rps} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${r.non2xx} | ${r.errors} |`);
   }
   const rps = (label: string) => rows.find((r) => r.label === label)?.rps ?? NaN;
+  const cpu = (label: string) => rows.find((r) => r.label === label)?.cpuUsPerRequest ?? NaN;
   const ratios: Array<[string, number, number]> = [
-    ['GET payment: API / bare', rps('API GET payment') / rps('bare GET payment'), 0.6],
+    ['GET payment: API / bare', rps('API GET payment') / rps('bare GET payment'), 0.75],
+    ['initialize: API (with simulator round trip) / bare', rps('API initialize (64 merchants)') / rps('bare initialize (64 merchants)'), 0.5],
     ['verify: API (with simulator round trip) / bare', rps('API verify, spread wallets') / rps('bare verify, spread wallets'), 0.5],
     ['hot-merchant verify: API one wallet / API spread', rps('API verify, ONE hot wallet') / rps('API verify, spread wallets'), 0.8],
+    ['(context) CPU per request, bare / API: GET', cpu('bare GET payment') / cpu('API GET payment'), NaN],
+    ['(context) CPU per request, bare / API: initialize', cpu('bare initialize (64 merchants)') / cpu('API initialize (64 merchants)'), NaN],
+    ['(context) CPU per request, bare / API: verify', cpu('bare verify, spread wallets') / cpu('API verify, spread wallets'), NaN],
     ['(context) bare one wallet / bare spread', rps('bare verify, ONE hot wallet') / rps('bare verify, spread wallets'), NaN],
     ['(context) pgbench one wallet / pgbench spread', rps('pgbench verify tx, ONE hot wallet') / rps('pgbench verify tx, spread wallets'), NaN],
   ];

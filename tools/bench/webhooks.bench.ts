@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import type { CustomerResponse } from '@gateway/contracts';
 import { createApiApp } from '@gateway/api';
 import { DevelopersService } from '@gateway/domain/developers';
@@ -9,7 +11,7 @@ import { EventsService, WebhooksService } from '@gateway/domain/webhooks';
 import { type DeveloperContext, inTransaction, loadConfig } from '@gateway/platform';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { DataSource } from 'typeorm';
-import { type SchedulerChild, startScheduler } from './bench-processes';
+import { cpuMs, type SchedulerChild, startScheduler } from './bench-processes';
 
 /**
  * Webhook delivery: throughput and commit-to-delivery latency. See docs/benchmarks.md ("Webhooks").
@@ -20,17 +22,20 @@ import { type SchedulerChild, startScheduler } from './bench-processes';
  * - the real scheduler app (`apps/scheduler/src/main.ts`) in a child process: the graphile-worker
  *   that sends the deliveries.
  *
- * Light load: LIGHT_EVENTS events one at a time (the next after the previous arrived), latency =
- * arrival at the receiver − the emitting transaction's COMMIT returning. Burst: BURST_EVENTS
- * events emitted by EMITTERS concurrent transactions; deliveries/s = events ÷ (last arrival −
- * first commit).
+ * Paced: RATE events a second for PACED_SECONDS, each in its own transaction, on a fixed schedule
+ * (not waiting for deliveries); latency = arrival at the receiver − the emitting transaction's
+ * COMMIT returning. Backlog: BACKLOG_EVENTS events committed by ONE transaction, so the scheduler
+ * has them all at once; deliveries/s = events ÷ (last arrival − commit). CPU: the scheduler's
+ * user + system time per delivery (/proc), and that of the database's backends serving this
+ * database (paced: the emitter's included; backlog: from the commit on), which on a shared
+ * machine are steadier than the rates.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:webhooks
  */
-const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
-const LIGHT_EVENTS = Number(process.env.BENCH_LIGHT_EVENTS ?? 50);
-const EMITTERS = Number(process.env.BENCH_EMITTERS ?? 8);
-const WARM_UP_EVENTS = 10;
+const BACKLOG_EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const RATE = Number(process.env.BENCH_RATE ?? 100);
+const PACED_SECONDS = Number(process.env.BENCH_PACED_SECONDS ?? 10);
+const WARM_UP_EVENTS = 20;
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
@@ -52,59 +57,89 @@ async function main(): Promise<void> {
     await app.get(WebhooksService, { strict: false }).create(ctx, { url: receiverUrl, events: ['customer.created'], webhookVersion: 'v1' });
     const events = app.get(EventsService, { strict: false });
     const dataSource = app.get(DataSource);
-    /** One event in its own transaction; resolves with the time COMMIT returned. */
-    const emit = async (i: number): Promise<{ id: string; committedAt: number }> => {
-      const id = await inTransaction(dataSource, (m) => events.emit(m, ctx, 'customer.created', customerData(i)));
-      return { id, committedAt: performance.now() };
+    /** `count` events in one transaction; resolves with their ids and the time COMMIT returned. */
+    const emit = async (first: number, count = 1): Promise<{ ids: string[]; committedAt: number }> => {
+      const ids = await inTransaction(dataSource, async (m) => {
+        const emitted: string[] = [];
+        for (let i = first; i < first + count; i++) emitted.push(await events.emit(m, ctx, 'customer.created', customerData(i)));
+        return emitted;
+      });
+      return { ids, committedAt: performance.now() };
+    };
+    let delivered = 0;
+    /** Waits until every delivery so far is recorded delivered, `count` more than before. */
+    const settle = async (count: number) => {
+      delivered += count;
+      return waitForDeliveredRows(dataSource, delivered);
     };
 
     log('starting the scheduler (child process)…');
-    scheduler = await startScheduler(env);
+    // BENCH_CPU_PROF=<dir>: the scheduler writes a --cpu-prof profile there when it stops.
+    scheduler = await startScheduler(env, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+    const child = scheduler.child;
+    const database = new BackendCpu(dataSource);
 
-    log(`light load: ${WARM_UP_EVENTS} warm-up events, then ${LIGHT_EVENTS} one at a time…`);
-    const latencies: number[] = [];
-    for (let i = 0; i < WARM_UP_EVENTS + LIGHT_EVENTS; i++) {
-      const { id, committedAt } = await emit(i);
-      const arrivedAt = await receiver.arrival(id);
-      if (i >= WARM_UP_EVENTS) latencies.push(arrivedAt - committedAt);
-      await sleep(20);
+    log(`warm-up: ${WARM_UP_EVENTS} events one at a time…`);
+    for (let i = 0; i < WARM_UP_EVENTS; i++) {
+      const { ids } = await emit(i);
+      await receiver.arrival(ids[0]);
     }
+    await settle(WARM_UP_EVENTS);
 
-    log(`burst: ${BURST_EVENTS} events from ${EMITTERS} concurrent emitters…`);
+    const pacedEvents = RATE * PACED_SECONDS;
+    log(`paced: ${pacedEvents} events at ${RATE}/s…`);
+    let cpuBefore = cpuMs(child);
+    await database.start();
+    const latencies = await paced(pacedEvents, RATE, async (i) => {
+      const { ids, committedAt } = await emit(1000 + i);
+      return (await receiver.arrival(ids[0])) - committedAt;
+    });
+    await settle(pacedEvents);
+    const pacedCpuMs = cpuMs(child) - cpuBefore;
+    const pacedDatabaseCpuMs = await database.stop();
+
+    log(`backlog: ${BACKLOG_EVENTS} events committed at once…`);
     receiver.reset();
-    const commits: number[] = [];
-    let next = 0;
-    const emitter = async () => {
-      while (next < BURST_EVENTS) {
-        const i = next++;
-        commits.push((await emit(100_000 + i)).committedAt);
-      }
-    };
-    const burstStarted = performance.now();
-    await Promise.all(Array.from({ length: EMITTERS }, emitter));
-    const emittedAt = performance.now();
-    await receiver.waitForCount(BURST_EVENTS, 300_000);
-    const firstCommit = Math.min(...commits);
+    cpuBefore = cpuMs(child);
+    const { committedAt } = await emit(100_000, BACKLOG_EVENTS);
+    // From the commit on: what delivering them costs, not what emitting them did.
+    await database.start();
+    await receiver.waitForCount(BACKLOG_EVENTS, 300_000);
     const lastArrival = Math.max(...receiver.arrivalTimes());
-    const delivered = await waitForDeliveredRows(dataSource, WARM_UP_EVENTS + LIGHT_EVENTS + BURST_EVENTS);
+    const rows = await settle(BACKLOG_EVENTS);
+    const recordedAt = performance.now();
+    const backlogCpuMs = cpuMs(child) - cpuBefore;
+    const backlogDatabaseCpuMs = await database.stop();
 
     const sorted = [...latencies].sort((a, b) => a - b);
     const at = (q: number) => round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
     const report = {
-      light_load_events: LIGHT_EVENTS,
-      commit_to_delivery_ms: { p50: at(0.5), p95: at(0.95), max: round(sorted[sorted.length - 1]) },
-      burst_events: BURST_EVENTS,
-      burst_emitters: EMITTERS,
-      burst_emit_seconds: round((emittedAt - burstStarted) / 1000),
-      burst_delivery_seconds: round((lastArrival - firstCommit) / 1000),
-      deliveries_per_second: Math.round(BURST_EVENTS / ((lastArrival - firstCommit) / 1000)),
+      paced: {
+        events: pacedEvents,
+        rate_per_second: RATE,
+        commit_to_delivery_ms: { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: round(sorted[sorted.length - 1]) },
+        scheduler_cpu_ms_per_delivery: round(pacedCpuMs / pacedEvents, 3),
+        database_cpu_ms_per_delivery: round(pacedDatabaseCpuMs / pacedEvents, 3),
+      },
+      backlog: {
+        events: BACKLOG_EVENTS,
+        delivery_seconds: round((lastArrival - committedAt) / 1000, 2),
+        deliveries_per_second: Math.round(BACKLOG_EVENTS / ((lastArrival - committedAt) / 1000)),
+        recorded_per_second: Math.round(BACKLOG_EVENTS / ((recordedAt - committedAt) / 1000)),
+        scheduler_cpu_ms_per_delivery: round(backlogCpuMs / BACKLOG_EVENTS, 3),
+        database_cpu_ms_per_delivery: round(backlogDatabaseCpuMs / BACKLOG_EVENTS, 3),
+      },
       duplicate_arrivals: receiver.duplicates,
-      rows_delivered: delivered,
+      rows_delivered: rows,
+      rows_expected: delivered,
+      load_average: loadavg().map((l) => round(l)),
     };
     console.log(JSON.stringify(report, null, 2));
     console.log(
-      `\nWebhooks: ${report.deliveries_per_second} deliveries/s for ${BURST_EVENTS} events; commit-to-delivery at light load p50 ${report.commit_to_delivery_ms.p50} ms, p95 ${report.commit_to_delivery_ms.p95} ms (target p50 < 250 ms: ${report.commit_to_delivery_ms.p50 < 250 ? 'met' : 'MISSED'})`,
+      `\nWebhooks: backlog ${report.backlog.deliveries_per_second} deliveries/s (${report.backlog.scheduler_cpu_ms_per_delivery} ms scheduler CPU + ${report.backlog.database_cpu_ms_per_delivery} ms database CPU per delivery); ` +
+        `at ${RATE} events/s commit-to-delivery p50 ${report.paced.commit_to_delivery_ms.p50} ms, p99 ${report.paced.commit_to_delivery_ms.p99} ms`,
     );
+    if (rows < delivered || receiver.duplicates > 0) throw new Error(`${delivered - rows} deliveries not recorded delivered, ${receiver.duplicates} duplicate arrivals`);
   } catch (error) {
     if (scheduler) process.stderr.write(`scheduler output:\n${scheduler.output()}\n`);
     throw error;
@@ -113,6 +148,58 @@ async function main(): Promise<void> {
     await app.close();
     await receiver.close();
     await dropTestDatabase(databaseUrl, serverUrl);
+  }
+}
+
+/**
+ * Starts `count` tasks on a fixed schedule of `rate` a second (task i at i ÷ rate s, however long
+ * the earlier ones take), and answers their results in order.
+ */
+async function paced(count: number, rate: number, task: (i: number) => Promise<number>): Promise<number[]> {
+  const started = performance.now();
+  const running: Array<Promise<number>> = [];
+  for (let i = 0; i < count; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    running.push(task(i));
+  }
+  return Promise.all(running);
+}
+
+/**
+ * CPU time of the PostgreSQL backends serving the benchmark's database, from /proc: those alive at
+ * `start` count from then, those started since count whole. A backend that exits in between is
+ * missed (pools keep theirs for the run).
+ */
+class BackendCpu {
+  private before = new Map<number, number>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async start(): Promise<void> {
+    this.before = new Map((await this.backends()).map((pid) => [pid, processCpuMs(pid)]));
+  }
+
+  async stop(): Promise<number> {
+    let total = 0;
+    for (const pid of await this.backends()) total += processCpuMs(pid) - (this.before.get(pid) ?? 0);
+    return total;
+  }
+
+  private async backends(): Promise<number[]> {
+    const rows = (await this.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)) as Array<{ pid: number }>;
+    return rows.map((row) => row.pid);
+  }
+}
+
+/** user + system CPU of a process in ms (0 once it is gone). */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
   }
 }
 
@@ -134,7 +221,7 @@ async function waitForDeliveredRows(dataSource: DataSource, expected: number): P
   for (;;) {
     const [{ count }] = (await dataSource.query(`SELECT count(*)::int AS count FROM webhook_deliveries WHERE status = 'delivered'`)) as Array<{ count: number }>;
     if (count >= expected || Date.now() > deadline) return count;
-    await sleep(200);
+    await sleep(20);
   }
 }
 
@@ -194,7 +281,7 @@ class ArrivalReceiver {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const round = (n: number) => Math.round(n * 10) / 10;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 void main().then(

@@ -24,7 +24,8 @@ export async function buildApiDocument(): Promise<OpenAPIObject> {
   NestFactory.create = previewCreate;
   const setup = SwaggerModule.setup.bind(SwaggerModule);
   SwaggerModule.setup = (path, app, built, options) => {
-    document = built as OpenAPIObject;
+    // The API hands over a factory (it builds the document on the first request for it).
+    document = typeof built === 'function' ? built() : built;
     return setup(path, app, built, options);
   };
   try {

@@ -5,6 +5,7 @@ import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } f
 import { AbandonedPaymentsModule } from './jobs/abandoned-payments/abandoned-payments.module';
 import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-purge.module';
 import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-intent-expiry.module';
+import { PaymentReconciliationModule } from './jobs/payment-reconciliation/payment-reconciliation.module';
 import { PortalHousekeepingModule } from './jobs/portal-housekeeping/portal-housekeeping.module';
 import { RefundResubmissionModule } from './jobs/refund-resubmission/refund-resubmission.module';
 import { TransferReconciliationModule } from './jobs/transfer-reconciliation/transfer-reconciliation.module';
@@ -47,6 +48,7 @@ export class SchedulerModule {
         RequestLogPartitionsModule,
         PortalHousekeepingModule,
         AbandonedPaymentsModule,
+        PaymentReconciliationModule,
         ScheduledChargesModule,
         SubscriptionBillingModule,
         PaymentIntentExpiryModule,

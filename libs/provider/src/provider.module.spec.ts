@@ -15,6 +15,7 @@ describe('provider configuration', () => {
       live: { baseUrl: 'http://127.0.0.1:4010', secretKey: 'sk_sim_live_secret', profile: 'simulator', currencies: everyCurrency },
       timeoutMs: 20_000,
       breakerResetMs: 10_000,
+      maxSockets: 50,
     });
   });
 

@@ -9,6 +9,7 @@ export function paymentProviderFromConfig(config: AppConfig): PaymentProvider {
     accounts: { test: config.provider.test, live: config.provider.live },
     timeoutMs: config.provider.timeoutMs,
     breaker: { resetTimeoutMs: config.provider.breakerResetMs },
+    maxSocketsPerOrigin: config.provider.maxSockets,
   });
 }
 

@@ -15,21 +15,22 @@ import { GET_PAYMENT_SQL, positional, VERIFY_READ_SQL, VERIFY_TRANSACTION_SQL } 
  */
 const PLATFORM_FEE_MINOR = 1000n; // the gateway's default NGN platform fee, 10.00
 const SLOT_COUNT = 16;
-const SUCCESS_STATEMENTS = ['saveAuthorization', 'succeed', 'postCredit', 'insertEvent', 'fanOut'] as const;
+const SUCCESS_STATEMENTS = ['saveAuthorization', 'succeed', 'postCredit', 'emitEvent'] as const;
 const prepared = Object.fromEntries(
   [
     ['get', GET_PAYMENT_SQL],
     ['read', VERIFY_READ_SQL],
     ...SUCCESS_STATEMENTS.map((name) => [name, VERIFY_TRANSACTION_SQL[name]]),
     ...Object.entries(INITIALIZE_SQL),
-  ].map(([name, sql]) => [name, positional(sql)]),
-) as Record<'get' | 'read' | (typeof SUCCESS_STATEMENTS)[number] | keyof typeof INITIALIZE_SQL, { text: string; names: string[] }>;
+  ].map(([name, sql]) => [name, { name: `bare.${name}`, ...positional(sql) }]),
+) as Record<'get' | 'read' | (typeof SUCCESS_STATEMENTS)[number] | keyof typeof INITIALIZE_SQL, { name: string; text: string; names: string[] }>;
 
 type Row = Record<string, unknown>;
 
 async function run(client: Pool | PoolClient, name: keyof typeof prepared, values: Record<string, unknown>): Promise<Row[]> {
+  // Named, as the gateway's hot statements are: parsed once per connection.
   const statement = prepared[name];
-  return (await client.query(statement.text, statement.names.map((n) => values[n]))).rows as Row[];
+  return (await client.query({ name: statement.name, text: statement.text, values: statement.names.map((n) => values[n]) })).rows as Row[];
 }
 
 async function main(): Promise<void> {
@@ -80,21 +81,15 @@ async function initialize(pool: Pool, tenant: { developer_id: string; mode: stri
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const [created] = await run(client, 'insertCustomer', values);
-    let customer: Row;
-    if (created) {
-      [customer] = await run(client, 'customerById', { customer_id: created.id });
+    const [customer] = await run(client, 'findOrInsertCustomer', values);
+    if (customer.created) {
       const event = { ...values, event_id: `evt_${randomBytes(12).toString('hex')}`, event_name: 'customer.created', event_data: JSON.stringify(customer) };
-      await run(client, 'insertEvent', event);
-      await run(client, 'fanOut', event);
-    } else {
-      [customer] = await run(client, 'customerByEmail', values);
+      await run(client, 'emitEvent', event);
     }
     values.customer_id = customer.id;
     values.customer_reference = customer.reference;
     const [inserted] = await run(client, 'insertPayment', values);
     values.payment_id = inserted.id;
-    await run(client, 'paymentById', values);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
@@ -102,8 +97,7 @@ async function initialize(pool: Pool, tenant: { developer_id: string; mode: stri
   } finally {
     client.release();
   }
-  await run(pool, 'recordCheckout', { ...values, access_code: `ACCESS_${randomBytes(8).toString('hex')}`, provider_url: `http://127.0.0.1/checkout/${values.reference as string}` });
-  const [view] = await run(pool, 'get', values);
+  const [view] = await run(pool, 'recordCheckout', { ...values, access_code: `ACCESS_${randomBytes(8).toString('hex')}`, provider_url: `http://127.0.0.1/checkout/${values.reference as string}` });
   return view;
 }
 
@@ -165,8 +159,7 @@ async function credit(pool: Pool, payment: Row, tenant: { developer_id: string; 
       const [posted] = await run(client, 'postCredit', values);
       if (!posted.posting_id || posted.slot === null) throw new Error('bare: the posting was not applied');
       values.event_data = JSON.stringify(toResponse({ ...updated, ...authorizationColumns(authorization) }));
-      await run(client, 'insertEvent', values);
-      await run(client, 'fanOut', values);
+      await run(client, 'emitEvent', values);
     }
     await client.query('COMMIT');
     return { ...(updated ?? payment), ...authorizationColumns(authorization) };

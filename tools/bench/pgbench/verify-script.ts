@@ -39,8 +39,7 @@ export function pgbenchVerifyScript(): string {
     `${t.saveAuthorization} \\gset`,
     `${t.succeed.replace(':authorization_id', ':id')};`,
     `${t.postCredit};`,
-    `${t.insertEvent};`,
-    `${t.fanOut};`,
+    `${t.emitEvent};`,
     'COMMIT;',
     '',
   ].join('\n');

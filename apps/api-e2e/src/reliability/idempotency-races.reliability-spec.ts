@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Amount } from '@gateway/platform';
 import { type TestGateway, startGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant, type TestMerchant } from '../support/merchants';
 import { buyer, customerWithSavedCard, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from '../support/payments';
+import { availableBalance, fundedLiveMerchant, savedRecipient } from './live-wallet';
 import { timeoutFor, trials } from './trials';
 
 const REQUESTS_PER_TRIAL = 20;
@@ -13,6 +15,7 @@ const REQUESTS_PER_TRIAL = 20;
  * sent at once, alternating between two API instances on one database. One effect each: one
  * object in the gateway, ONE call at the provider simulator (counted at its HTTP server), and
  * every answer is the original (replayed byte for byte) or 409 `idempotency_key_in_progress`.
+ * Initialize, charge and refund in test mode; transfers in live mode, the only mode they exist in.
  */
 describe('reliability: idempotency races across two API instances', () => {
   let h: PaymentsHarness;
@@ -38,11 +41,11 @@ describe('reliability: idempotency races across two API instances', () => {
   });
 
   /** 20 requests with one key at once, alternating instances; returns the answers. */
-  async function race(path: string, body: unknown): Promise<HttpResult[]> {
+  async function race(path: string, body: unknown, token = merchant.key): Promise<HttpResult[]> {
     const key = `race-${randomBytes(8).toString('hex')}`;
     const instances = [h.gateway, second];
     return Promise.all(
-      Array.from({ length: REQUESTS_PER_TRIAL }, (_, i) => http(instances[i % 2].baseUrl, 'POST', `/api/v1${path}`, { token: merchant.key, body, headers: { 'Idempotency-Key': key } })),
+      Array.from({ length: REQUESTS_PER_TRIAL }, (_, i) => http(instances[i % 2].baseUrl, 'POST', `/api/v1${path}`, { token, body, headers: { 'Idempotency-Key': key } })),
     );
   }
 
@@ -92,6 +95,26 @@ describe('reliability: idempotency races across two API instances', () => {
       expect([trial, callsTo('POST /refund') - before]).toEqual([trial, 1]);
       const refunds = await http(second.baseUrl, 'GET', `/api/v1/refunds?payment=${reference}`, { token: merchant.key });
       expect([trial, refunds.body.data.filter((r: { payment_reference: string }) => r.payment_reference === reference).length]).toEqual([trial, 1]);
+    }
+  }, timeoutFor(trials(200), 3_000));
+
+  it(`transfer: ${trials(200)} trials of 20 same-key transfers (live) → one transfer, one provider call and one wallet debit each`, async () => {
+    const { merchant: live } = await fundedLiveMerchant(h, 1_000_000);
+    const funded = await availableBalance(h.gateway, live.key);
+    let paidOut = Amount.zero();
+    for (let trial = 0; trial < trials(200); trial++) {
+      // A recipient of the trial's own, so its transfers are exactly this trial's; saved first, so the payout is the transfer's only provider call.
+      const recipient = await savedRecipient(h.gateway, live.key);
+      const amount = Amount.parse(String(100 + trial));
+      const before = callsTo('POST /transfer');
+      const answers = await race('/transfers', { source: 'wallet', amount: amount.toNumber(), recipient }, live.key);
+      const original = oneOriginal(answers, 201);
+      expect([trial, callsTo('POST /transfer') - before]).toEqual([trial, 1]);
+      const transfers = await http(second.baseUrl, 'GET', `/api/v1/transfers?recipient=${recipient}`, { token: live.key });
+      expect([trial, transfers.body.data.map((t: { reference: string }) => t.reference)]).toEqual([trial, [original.body.data.reference]]);
+      // The available balance moves once, by the amount, when the transfer is made; the bank's answer later moves only the reservation.
+      paidOut = paidOut.plus(amount);
+      expect([trial, (await availableBalance(second, live.key)).toString()]).toEqual([trial, funded.minus(paidOut).toString()]);
     }
   }, timeoutFor(trials(200), 3_000));
 });

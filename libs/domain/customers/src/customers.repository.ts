@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type DeveloperContext, newestFirst, type Page } from '@gateway/platform';
+import { type DeveloperContext, newestFirst, type Page, preparedStatement, runStatement } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { CustomerEntity } from './customer.entity';
@@ -16,6 +16,37 @@ export interface CustomerListFilter {
 
 /** The columns of a new customer besides its tenant; the database draws its id. */
 export type NewCustomerRow = Pick<CustomerEntity, 'reference' | 'email' | 'name' | 'phone' | 'metadata' | 'createdAt'>;
+
+/**
+ * A payment's customer by e-mail, created on first sight, in one round trip (initialize's hot path):
+ * the new row, or the tenant's existing one. `created` says which.
+ */
+const FIND_OR_INSERT_BY_EMAIL = preparedStatement(
+  'customers.find-or-insert-by-email',
+  `WITH inserted AS (
+    INSERT INTO customers AS c (developer_id, mode, reference, email, name, phone, metadata, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+    ON CONFLICT DO NOTHING
+    RETURNING c.id, c.developer_id, c.mode, c.reference, c.email, c.name, c.phone, c.metadata, c.created_at, true AS created)
+  SELECT * FROM inserted
+  UNION ALL
+  SELECT c.id, c.developer_id, c.mode, c.reference, c.email, c.name, c.phone, c.metadata, c.created_at, false
+    FROM customers c WHERE c.developer_id = $1 AND c.mode = $2 AND lower(c.email) = lower($4)
+  LIMIT 1`,
+);
+
+interface CustomerRow {
+  id: string;
+  developer_id: string;
+  mode: CustomerEntity['mode'];
+  reference: string;
+  email: string;
+  name: string | null;
+  phone: string | null;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+  created: boolean;
+}
 
 /** Customer rows, always scoped by developer and mode. */
 @Injectable()
@@ -43,6 +74,38 @@ export class CustomersRepository {
       .execute();
     const id = (result.raw as Array<{ id: string }>)[0]?.id;
     return id ? manager.getRepository(CustomerEntity).findOneByOrFail({ id }) : null;
+  }
+
+  /**
+   * The tenant's customer with this e-mail (case-insensitive), inserted from `row` when it has none.
+   * Null when another transaction inserted that e-mail after this statement began (its row is not
+   * in this statement's snapshot): findByEmailOrFail then sees it.
+   */
+  async findOrInsertByEmail(manager: EntityManager, ctx: DeveloperContext, row: NewCustomerRow): Promise<{ customer: CustomerEntity; created: boolean } | null> {
+    const { rows } = await runStatement<CustomerRow>(manager, FIND_OR_INSERT_BY_EMAIL, [
+      ctx.developerId,
+      ctx.mode,
+      row.reference,
+      row.email,
+      row.name,
+      row.phone,
+      JSON.stringify(row.metadata),
+      row.createdAt,
+    ]);
+    const r = rows[0];
+    if (!r) return null;
+    const customer = Object.assign(new CustomerEntity(), {
+      id: r.id,
+      developerId: r.developer_id,
+      mode: r.mode,
+      reference: r.reference,
+      email: r.email,
+      name: r.name,
+      phone: r.phone,
+      metadata: r.metadata,
+      createdAt: r.created_at,
+    });
+    return { customer, created: r.created };
   }
 
   /** The tenant's customer with this e-mail (case-insensitive); throws EntityNotFoundError when there is none. */

@@ -47,11 +47,9 @@ export class CustomersService {
   async findOrCreateByEmail(ctx: DeveloperContext, email: string, manager?: EntityManager): Promise<{ customer: CustomerEntity; created: boolean }> {
     // Without a caller's transaction, one of our own: a new customer and its event commit together.
     if (!manager) return inTransaction(this.dataSource, (m) => this.findOrCreateByEmail(ctx, email, m));
-    const created = await this.customers.insertIfAbsent(manager, ctx, this.newRow({ email }));
-    if (created) await this.events.emit(manager, ctx, 'customer.created', { ...toCustomerResponse(created) });
-    if (created) return { customer: created, created: true };
-    const existing = await this.customers.findByEmailOrFail(manager, ctx, email.trim());
-    return { customer: existing, created: false };
+    const found = await this.customers.findOrInsertByEmail(manager, ctx, this.newRow({ email }));
+    if (found?.created) await this.events.emit(manager, ctx, 'customer.created', { ...toCustomerResponse(found.customer) });
+    return found ?? { customer: await this.customers.findByEmailOrFail(manager, ctx, email.trim()), created: false };
   }
 
   /** @throws customer_not_found (also for another developer's or the other mode's customer) */

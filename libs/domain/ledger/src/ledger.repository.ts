@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Amount, CURRENCIES, type Currency, currentRequestId, defineCursor, defineKeyset, type DeveloperContext, type Page } from '@gateway/platform';
+import {
+  Amount,
+  CURRENCIES,
+  type Currency,
+  currentRequestId,
+  defineCursor,
+  defineKeyset,
+  type DeveloperContext,
+  type Page,
+  preparedStatement,
+  runStatement,
+} from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { BucketDeltas, SlotBalance } from './posting-plan';
 import type { Bucket, EntryType, LedgerEntryFilter, LedgerEntryView, Posting } from './ledger.types';
@@ -86,6 +97,8 @@ const POST_CREDIT_SQL = `WITH wallet AS (
     FROM wallet, head WHERE s.wallet_id = wallet.id AND s.slot = head.slot RETURNING s.slot
   )
   SELECT (SELECT id FROM wallet) AS wallet_id, (SELECT id FROM posting) AS posting_id, (SELECT slot FROM credited) AS slot`;
+// Every payment's credit runs it: prepared, so PostgreSQL parses and plans its CTEs once per connection.
+const POST_CREDIT = preparedStatement('ledger.post-credit', POST_CREDIT_SQL);
 
 // A posting that takes from the wallet, once the caller has locked all its slots (lockAllSlots):
 // the posting, the slots' new balances and the entries, appended to the chain of slot $16 (one
@@ -161,7 +174,7 @@ export class LedgerRepository {
     startSlot: number,
     now: Date,
   ): Promise<{ walletId: string | null; postingId: string | null }> {
-    const rows: Array<{ wallet_id: string | null; posting_id: string | null }> = await manager.query(POST_CREDIT_SQL, [
+    const { rows } = await runStatement<{ wallet_id: string | null; posting_id: string | null }>(manager, POST_CREDIT, [
       ...postingParams(ctx, posting, now),
       startSlot,
       WALLET_SLOT_COUNT,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PaymentProvider } from '@gateway/provider';
-import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
+import { Clock, type DeveloperContext, DomainError, failpoint } from '@gateway/platform';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import type { PaymentView } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
@@ -85,6 +85,7 @@ export class PaymentChargesService {
       amount: payment.amount,
       currency: payment.currency,
     });
+    failpoint('provider.after-call');
     return this.confirmation.apply(ctx, payment, transaction);
   }
 }

@@ -147,13 +147,13 @@ export class PaymentConfirmationService {
         previous: succeeded.previous,
       });
       return view;
-    });
+    }, 'payments.record-success');
   }
 
   private async recordFailure(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
-      const moved = await this.repository.transition(manager, payment.id, 'fail', {
+      const moved = await this.repository.fail(manager, payment.id, {
         gatewayResponse: transaction.gatewayResponse,
         channel: transaction.channel,
         providerTransactionId: transaction.providerId,

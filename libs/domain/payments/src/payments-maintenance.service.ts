@@ -1,14 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MODES, type Mode } from '@gateway/contracts';
 import { AnalyticsService } from '@gateway/domain/analytics';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
 import { DataSource } from 'typeorm';
+import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentsRepository } from './payments.repository';
 
 /** Background upkeep of payments, run by the scheduler (and on demand by the sandbox). */
 @Injectable()
 export class PaymentsMaintenanceService {
+  private readonly logger = new Logger('PaymentReconciliation');
+
   constructor(
     private readonly repository: PaymentsRepository,
+    private readonly confirmation: PaymentConfirmationService,
     private readonly analytics: AnalyticsService,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -43,5 +48,41 @@ export class PaymentsMaintenanceService {
       );
       return abandoned.length;
     });
+  }
+
+  /**
+   * Asks the provider about payments still unconfirmed PAYMENT_RECONCILE_AFTER_SECONDS after they
+   * were made — a customer paid, the callback was lost and nobody verified — and records its answer
+   * through verify, the path callbacks take too, so a payment is credited once whichever comes
+   * first. Asked again when a payment's age has doubled, never past PAYMENT_RECONCILE_MAX_AGE_HOURS;
+   * at most PAYMENT_RECONCILE_BATCH_SIZE per mode and run. Each payment is claimed before it is
+   * asked about, so several schedulers share the work. A mode whose provider does not answer (504,
+   * 502, its breaker open) is left for the next run rather than asked about every payment in turn.
+   * Returns how many payments were asked about and how many of them are now successful.
+   */
+  async reconcileUnconfirmed(): Promise<{ asked: number; succeeded: number }> {
+    const { afterMs, maxAgeHours, batchSize } = this.config.payments.reconcile;
+    const tally = { asked: 0, succeeded: 0 };
+    for (const mode of MODES) {
+      for (let n = 0; n < batchSize; n++) {
+        const claimed = await this.repository.claimForReconciliation(mode, this.clock.now(), { ms: afterMs }, { hours: maxAgeHours });
+        if (!claimed) break;
+        tally.asked++;
+        const outcome = await this.askProvider(mode, claimed);
+        if (outcome === 'success') tally.succeeded++;
+        if (outcome === 'no answer') break;
+      }
+    }
+    return tally;
+  }
+
+  private async askProvider(mode: Mode, payment: { developerId: string; reference: string }): Promise<string> {
+    try {
+      return (await this.confirmation.verify({ developerId: payment.developerId, mode }, payment.reference)).payment.status;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error; // a database failure ends the run (logged with its stack)
+      this.logger.warn(`${mode} payment ${payment.reference}: not reconciled (${error.code})`);
+      return error.code === 'gateway_timeout' || error.code === 'provider_error' ? 'no answer' : 'unknown';
+    }
   }
 }

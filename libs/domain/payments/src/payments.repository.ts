@@ -1,14 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode, PaymentStatus } from '@gateway/contracts';
-import { Amount, type Currency, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
+import {
+  Amount,
+  type Currency,
+  type DeveloperContext,
+  fromStatesOf,
+  newestFirst,
+  type Page,
+  preparedStatement,
+  runStatement,
+  statusLiterals,
+  targetOf,
+} from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentView } from './payment.mapper';
 import type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';
-import { PaymentEntity } from './payment.entity';
-import { PAYMENT_TRANSITIONS, type PaymentTransition } from './payment-status';
+import { PaymentEntity, type StoredSplit } from './payment.entity';
+import { PAYMENT_TRANSITIONS } from './payment-status';
 import {
   AUTHORIZATION_COLUMNS,
   authorizationFromRow,
@@ -34,19 +44,56 @@ export interface PaymentSuccessChanges {
   updatedAt: Date;
 }
 
-// Hot paths (GET by reference, verify) use plain SQL on the manager: TypeORM's find and query
-// builder cost more CPU per call than the query itself (see docs/benchmarks.md, "Payments").
+// Hot paths (initialize, GET by reference, verify, the checkout link, callbacks) run prepared
+// statements on the driver: TypeORM's find, query builder and entity hydration cost more CPU per
+// call than the query itself, and a named statement is parsed once per connection (see
+// docs/benchmarks.md, "Payments").
 const VIEW_FROM = `FROM payments p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id
   WHERE p.reference = $1 AND p.developer_id = $2 AND p.mode = $3`;
-const FIND_VIEW_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} ${VIEW_FROM}`;
-const FIND_FOR_VERIFY_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
+const FIND_VIEW = preparedStatement('payments.find-view', `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} ${VIEW_FROM}`);
+const FIND_FOR_VERIFY = preparedStatement(
+  'payments.find-for-verify',
+  `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
     (SELECT f.amount FROM developer_fee_overrides f WHERE f.developer_id = p.developer_id AND f.currency = p.currency) AS fee_override
-  ${VIEW_FROM}`;
-const SUCCEED_SQL = `UPDATE payments p SET status = ${statusLiterals([targetOf(PAYMENT_TRANSITIONS, 'succeed')])}, platform_fee = $2, provider_fee = $3, net_amount = $4, splits = $5::jsonb,
+  ${VIEW_FROM}`,
+);
+const FIND_BY_IDEMPOTENCY_KEY = preparedStatement(
+  'payments.find-by-idempotency-key',
+  `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.developer_id = $1 AND p.mode = $2 AND p.idempotency_scope = $3 AND p.idempotency_key = $4`,
+);
+const FIND_BY_REFERENCE = preparedStatement('payments.find-by-reference', `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.reference = $1 AND p.mode = $2`);
+const FIND_CHECKOUT = preparedStatement('payments.find-checkout', `SELECT status, provider_authorization_url FROM payments WHERE reference = $1`);
+/** A new payment, returned as stored (no second read); nothing when its idempotency key (or reference) is taken. */
+const INSERT = preparedStatement(
+  'payments.insert',
+  `INSERT INTO payments AS p (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
+      callback_url, metadata, splits, idempotency_key, idempotency_scope, request_hash, authorization_id, charge_at, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16, $17, $18, $18)
+    ON CONFLICT DO NOTHING
+    RETURNING ${PAYMENT_COLUMNS}`,
+);
+/** The provider's checkout on the payment, and the payment as GET shows it, in one round trip. */
+const RECORD_CHECKOUT = preparedStatement(
+  'payments.record-checkout',
+  `WITH p AS (
+    UPDATE payments SET provider_access_code = $2, provider_authorization_url = $3, updated_at = $4 WHERE id = $1 RETURNING *)
+  SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} FROM p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id`,
+);
+const FAIL = preparedStatement(
+  'payments.fail',
+  `UPDATE payments SET status = ${statusLiterals([targetOf(PAYMENT_TRANSITIONS, 'fail')])}, gateway_response = $2, channel = $3, provider_transaction_id = $4, updated_at = $5
+    WHERE id = $1 AND status = ANY ($6::text[])`,
+);
+const SUCCEED = preparedStatement(
+  'payments.succeed',
+  `UPDATE payments p SET status = ${statusLiterals([targetOf(PAYMENT_TRANSITIONS, 'succeed')])}, platform_fee = $2, provider_fee = $3, net_amount = $4, splits = $5::jsonb,
     authorization_id = $6, gateway_response = $7, channel = $8, paid_at = $9, provider_transaction_id = $10, updated_at = $11
   WHERE p.id = $1 AND p.status = ANY ($12::text[])
-  RETURNING ${PAYMENT_COLUMNS}`;
-const SAVE_AUTHORIZATION_SQL = `WITH inserted AS (
+  RETURNING ${PAYMENT_COLUMNS}`,
+);
+const SAVE_AUTHORIZATION = preparedStatement(
+  'payments.save-authorization',
+  `WITH inserted AS (
     INSERT INTO payment_authorizations (developer_id, mode, code, customer_id, email, provider_authorization_code, provider_signature,
       reusable, brand, last4, exp_month, exp_year, bank, channel, created_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
@@ -55,7 +102,38 @@ const SAVE_AUTHORIZATION_SQL = `WITH inserted AS (
   SELECT * FROM inserted
   UNION ALL
   SELECT * FROM payment_authorizations WHERE developer_id = $1 AND mode = $2 AND provider_authorization_code = $6
-  LIMIT 1`;
+  LIMIT 1`,
+);
+
+/** A payment as created: pending (a checkout, a charge) or scheduled; nothing refunded, nothing paid yet. */
+export interface NewPayment {
+  developerId: string;
+  mode: Mode;
+  reference: string;
+  status: 'pending' | 'scheduled';
+  customerId: string;
+  customerReference: string;
+  email: string;
+  amount: Amount;
+  currency: Currency;
+  callbackUrl: string | null;
+  metadata: Record<string, unknown>;
+  splits: StoredSplit[];
+  idempotencyKey: string | null;
+  idempotencyScope: string | null;
+  requestHash: string | null;
+  authorizationId: string | null;
+  chargeAt: Date | null;
+  createdAt: Date;
+}
+
+/** What a failed provider transaction writes on the payment. */
+export interface PaymentFailureChanges {
+  gatewayResponse: string | null;
+  channel: string | null;
+  providerTransactionId: string | null;
+  updatedAt: Date;
+}
 
 /** The outcome a late success replaces, and when it was recorded (its updated_at). */
 export interface PreviousOutcome {
@@ -104,26 +182,45 @@ export class PaymentsRepository {
   }
 
   /** Inserts unless the idempotency key was used already in its scope; null when it was. */
-  async insert(manager: EntityManager, row: QueryDeepPartialEntity<PaymentEntity>): Promise<PaymentEntity | null> {
-    const result = await manager.createQueryBuilder().insert().into(PaymentEntity).values(row).orIgnore().returning('id').execute();
-    const id = (result.raw as Array<{ id: string }>)[0]?.id;
-    return id ? manager.getRepository(PaymentEntity).findOneByOrFail({ id }) : null;
+  async insert(manager: EntityManager, row: NewPayment): Promise<PaymentEntity | null> {
+    const { rows } = await runStatement<PaymentRow>(manager, INSERT, [
+      row.developerId,
+      row.mode,
+      row.reference,
+      row.status,
+      row.customerId,
+      row.customerReference,
+      row.email,
+      row.amount.toString(),
+      row.currency,
+      row.callbackUrl,
+      JSON.stringify(row.metadata),
+      JSON.stringify(row.splits),
+      row.idempotencyKey,
+      row.idempotencyScope,
+      row.requestHash,
+      row.authorizationId,
+      row.chargeAt,
+      row.createdAt,
+    ]);
+    return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
   /** The payment created under this key in this key space (entry point), for this developer and mode. */
-  findByIdempotencyKey(ctx: DeveloperContext, scope: string, key: string, manager: EntityManager = this.manager): Promise<PaymentEntity | null> {
-    return manager.getRepository(PaymentEntity).findOneBy({ developerId: ctx.developerId, mode: ctx.mode, idempotencyScope: scope, idempotencyKey: key });
+  async findByIdempotencyKey(ctx: DeveloperContext, scope: string, key: string, manager: EntityManager = this.manager): Promise<PaymentEntity | null> {
+    const { rows } = await runStatement<PaymentRow>(manager, FIND_BY_IDEMPOTENCY_KEY, [ctx.developerId, ctx.mode, scope, key]);
+    return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
   /** The payment and its saved card, in one round trip. */
   async findView(ctx: DeveloperContext, reference: string, manager: EntityManager = this.manager): Promise<PaymentView | null> {
-    const rows: PaymentRow[] = await manager.query(FIND_VIEW_SQL, [reference, ctx.developerId, ctx.mode]);
+    const { rows } = await runStatement<PaymentRow>(manager, FIND_VIEW, [reference, ctx.developerId, ctx.mode]);
     return rows[0] ? viewFromRow(rows[0]) : null;
   }
 
   /** findView, with the developer's platform fee override for the payment's currency (null: none) in the same round trip. */
   async findForVerify(ctx: DeveloperContext, reference: string): Promise<{ view: PaymentView; feeOverride: Amount | null } | null> {
-    const rows: Array<PaymentRow & { fee_override: string | null }> = await this.manager.query(FIND_FOR_VERIFY_SQL, [reference, ctx.developerId, ctx.mode]);
+    const { rows } = await runStatement<PaymentRow & { fee_override: string | null }>(this.manager, FIND_FOR_VERIFY, [reference, ctx.developerId, ctx.mode]);
     return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
   }
 
@@ -145,7 +242,7 @@ export class PaymentsRepository {
 
   private async succeedFrom(manager: EntityManager, id: string, changes: PaymentSuccessChanges, from: PaymentStatus[]): Promise<PaymentEntity | null> {
     const allowed = fromStatesOf(PAYMENT_TRANSITIONS, 'succeed') as readonly PaymentStatus[];
-    const [rows] = (await manager.query(SUCCEED_SQL, [
+    const { rows } = await runStatement<PaymentRow>(manager, SUCCEED, [
       id,
       changes.platformFee.toString(),
       changes.providerFee.toString(),
@@ -158,18 +255,20 @@ export class PaymentsRepository {
       changes.providerTransactionId,
       changes.updatedAt,
       from.filter((status) => allowed.includes(status)),
-    ])) as [PaymentRow[], number];
+    ]);
     return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
   /** For provider callbacks, which know a reference and a mode but no developer. */
-  findByReference(mode: Mode, reference: string): Promise<PaymentEntity | null> {
-    return this.payments.findOneBy({ reference, mode });
+  async findByReference(mode: Mode, reference: string): Promise<PaymentEntity | null> {
+    const { rows } = await runStatement<PaymentRow>(this.manager, FIND_BY_REFERENCE, [reference, mode]);
+    return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
   /** Only the checkout redirect reads a payment without its tenant: the reference is the customer's link. */
-  findCheckout(reference: string): Promise<Pick<PaymentEntity, 'status' | 'providerAuthorizationUrl'> | null> {
-    return this.payments.findOne({ where: { reference }, select: { status: true, providerAuthorizationUrl: true } });
+  async findCheckout(reference: string): Promise<Pick<PaymentEntity, 'status' | 'providerAuthorizationUrl'> | null> {
+    const { rows } = await runStatement<{ status: PaymentStatus; provider_authorization_url: string | null }>(this.manager, FIND_CHECKOUT, [reference]);
+    return rows[0] ? { status: rows[0].status, providerAuthorizationUrl: rows[0].provider_authorization_url } : null;
   }
 
   async list(ctx: DeveloperContext, filter: PaymentListFilter): Promise<Page<PaymentView>> {
@@ -255,22 +354,26 @@ export class PaymentsRepository {
   }
 
   /**
-   * Moves a payment along a named transition (its new status from PAYMENT_TRANSITIONS), only from
-   * the statuses that transition allows. Returns false when the payment was no longer in such a
-   * status (another request moved it first): exactly one of any number of concurrent movers wins.
+   * The 'fail' transition (see PAYMENT_TRANSITIONS) with the provider's answer, only from the
+   * statuses it allows. Returns false when the payment was no longer in such a status (another
+   * request moved it first): exactly one of any number of concurrent movers wins.
    */
-  async transition(manager: EntityManager, id: string, transition: PaymentTransition, changes: Omit<QueryDeepPartialEntity<PaymentEntity>, 'status'>): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(PaymentEntity)
-      .set({ ...changes, status: targetOf(PAYMENT_TRANSITIONS, transition) })
-      .where('id = :id AND status IN (:...from)', { id, from: fromStatesOf(PAYMENT_TRANSITIONS, transition) })
-      .execute();
-    return (result.affected ?? 0) === 1;
+  async fail(manager: EntityManager, id: string, changes: PaymentFailureChanges): Promise<boolean> {
+    const { rowCount } = await runStatement(manager, FAIL, [
+      id,
+      changes.gatewayResponse,
+      changes.channel,
+      changes.providerTransactionId,
+      changes.updatedAt,
+      fromStatesOf(PAYMENT_TRANSITIONS, 'fail'),
+    ]);
+    return rowCount === 1;
   }
 
-  async recordProviderCheckout(id: string, changes: { providerAccessCode: string; providerAuthorizationUrl: string; updatedAt: Date }): Promise<void> {
-    await this.payments.update({ id }, changes);
+  /** Stores the provider's checkout on the payment and returns the payment as GET shows it (null: no such payment). */
+  async recordProviderCheckout(id: string, changes: { providerAccessCode: string; providerAuthorizationUrl: string; updatedAt: Date }): Promise<PaymentView | null> {
+    const { rows } = await runStatement<PaymentRow>(this.manager, RECORD_CHECKOUT, [id, changes.providerAccessCode, changes.providerAuthorizationUrl, changes.updatedAt]);
+    return rows[0] ? viewFromRow(rows[0]) : null;
   }
 
   findAuthorization(ctx: DeveloperContext, code: string, manager: EntityManager = this.manager): Promise<PaymentAuthorizationEntity | null> {
@@ -306,7 +409,7 @@ export class PaymentsRepository {
       row.channel,
       row.createdAt,
     ];
-    const saved: AuthorizationRow[] = await manager.query(SAVE_AUTHORIZATION_SQL, params);
+    const { rows: saved } = await runStatement<AuthorizationRow>(manager, SAVE_AUTHORIZATION, params);
     if (saved[0]) return authorizationFromRow(saved[0]);
     // A concurrent transaction inserted it after this statement's snapshot was taken: read it now.
     return manager.getRepository(PaymentAuthorizationEntity).findOneByOrFail({
@@ -354,6 +457,31 @@ export class PaymentsRepository {
       [before, now, fromStatesOf(PAYMENT_TRANSITIONS, 'abandon'), targetOf(PAYMENT_TRANSITIONS, 'abandon'), ...(ctx ? [ctx.developerId, ctx.mode] : [])],
     )) as [Array<{ id: string; developer_id: string; mode: Mode; currency: Currency; previous_status: PaymentStatus; previous_updated_at: Date }>, number];
     return rows.map((r) => ({ id: r.id, developerId: r.developer_id, mode: r.mode, currency: r.currency, previousStatus: r.previous_status, previousUpdatedAt: r.previous_updated_at }));
+  }
+
+  /**
+   * Claims the mode's unconfirmed payment (pending or abandoned) whose reconciliation is most
+   * overdue: first `after` past its creation, then once its age has doubled since the last claim,
+   * never once it is older than `maxAge` (the column and index: migration 1764003350000). The claim
+   * moves `reconcile_after` on in the same statement; SKIP LOCKED: concurrent scans claim disjoint
+   * payments and never wait for a callback or verify settling one. Null when none is due.
+   */
+  async claimForReconciliation(mode: Mode, now: Date, after: { ms: number }, maxAge: { hours: number }): Promise<{ developerId: string; reference: string } | null> {
+    const [rows] = (await this.manager.query(
+      `WITH due AS (
+         SELECT id FROM payments
+          WHERE mode = $1 AND status IN ('pending', 'abandoned')
+            AND COALESCE(reconcile_after, created_at) BETWEEN $2::timestamptz - $4::interval AND $2::timestamptz - $3::interval
+            AND created_at > $2::timestamptz - $4::interval
+          ORDER BY COALESCE(reconcile_after, created_at) LIMIT 1 FOR UPDATE SKIP LOCKED)
+       UPDATE payments p SET reconcile_after = CASE
+           WHEN $2::timestamptz + GREATEST($3::interval, $2::timestamptz - p.created_at) > p.created_at + $4::interval THEN 'infinity'::timestamptz
+           ELSE $2::timestamptz + GREATEST(interval '0', $2::timestamptz - p.created_at - $3::interval) END
+         FROM due WHERE p.id = due.id
+       RETURNING p.developer_id, p.reference`,
+      [mode, now, `${after.ms} milliseconds`, `${maxAge.hours} hours`],
+    )) as [Array<{ developer_id: string; reference: string }>, number];
+    return rows[0] ? { developerId: rows[0].developer_id, reference: rows[0].reference } : null;
   }
 
   /**

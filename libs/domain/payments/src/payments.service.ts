@@ -15,6 +15,7 @@ import {
   type Currency,
   type DeveloperContext,
   DomainError,
+  failpoint,
   inTransaction,
   InvalidShareError,
   isCurrency,
@@ -121,8 +122,8 @@ export class PaymentsService {
     requestedAt?: Date,
   ): Promise<PaymentView> {
     const payment = await this.createPayment(ctx, input, idempotencyKey, 'checkout', scope, requestedAt);
-    if (payment.status === 'pending' && !payment.providerAuthorizationUrl) await this.openCheckout(payment);
-    return (await this.repository.findView(ctx, payment.reference)) as PaymentView;
+    const opened = payment.status === 'pending' && !payment.providerAuthorizationUrl ? await this.openCheckout(payment) : null;
+    return opened ?? ((await this.repository.findView(ctx, payment.reference)) as PaymentView);
   }
 
   /**
@@ -185,17 +186,15 @@ export class PaymentsService {
         email: input.email.trim(),
         amount,
         currency,
-        amountRefunded: Amount.zero(),
         callbackUrl: input.callbackUrl ?? null,
-        metadata: (input.metadata ?? {}) as never,
-        splits: splits.map((s) => ({ ...s, amount: null })) as never,
+        metadata: input.metadata ?? {},
+        splits: splits.map((s) => ({ ...s, amount: null })),
         idempotencyKey: idempotencyKey ?? null,
         idempotencyScope: idempotencyKey ? scope : null,
         requestHash: fingerprint,
         authorizationId: authorization?.id ?? null,
         chargeAt,
         createdAt: now,
-        updatedAt: now,
       });
       if (inserted) return inserted;
       // Lost a race with a concurrent request carrying the same key: continue with its payment
@@ -228,12 +227,15 @@ export class PaymentsService {
         email: capture.email,
         amount: capture.amount,
         currency: capture.currency,
-        amountRefunded: Amount.zero(),
-        metadata: capture.metadata as never,
-        splits: [] as never,
+        callbackUrl: null,
+        metadata: capture.metadata,
+        splits: [],
+        idempotencyKey: null,
+        idempotencyScope: null,
+        requestHash: null,
         authorizationId: capture.authorizationId,
+        chargeAt: null,
         createdAt: now,
-        updatedAt: now,
       })) ?? (await this.repository.findView(ctx, capture.reference, manager))?.payment;
     if (!payment) throw new Error(`payment intent ${capture.reference}: its payment could not be created`);
     return payment;
@@ -311,7 +313,8 @@ export class PaymentsService {
     return payment && checkoutIsOpen(payment) ? payment.providerAuthorizationUrl : null;
   }
 
-  private async openCheckout(payment: PaymentEntity): Promise<void> {
+  /** The payment as GET shows it, with its checkout. */
+  private async openCheckout(payment: PaymentEntity): Promise<PaymentView | null> {
     const checkout = await this.provider.initializeTransaction(payment.mode, {
       reference: payment.reference,
       email: payment.email,
@@ -319,7 +322,8 @@ export class PaymentsService {
       currency: payment.currency,
       callbackUrl: payment.callbackUrl ?? undefined,
     });
-    await this.repository.recordProviderCheckout(payment.id, {
+    failpoint('provider.after-call');
+    return this.repository.recordProviderCheckout(payment.id, {
       providerAccessCode: checkout.accessCode,
       providerAuthorizationUrl: checkout.authorizationUrl,
       updatedAt: this.clock.now(),

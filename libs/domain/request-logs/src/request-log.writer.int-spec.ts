@@ -165,7 +165,7 @@ describe('RequestLogWriter', () => {
     let writer: RequestLogWriter;
     let repository: RequestLogsRepository;
     beforeAll(async () => {
-      ({ app, writer, repository } = await startWriter({ batchSize: 4, maxBuffered: 10 }));
+      ({ app, writer, repository } = await startWriter({ batchSize: 4 }));
     });
     afterAll(() => app.close());
 
@@ -185,21 +185,31 @@ describe('RequestLogWriter', () => {
       warn.mockRestore();
     });
 
-    it('bounds its memory: past the maximum it drops the oldest entries and says how many', async () => {
-      const developerId = randomUUID();
-      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-      const outage = jest.spyOn(repository, 'insertBatch').mockRejectedValue(new Error('Connection terminated unexpectedly'));
-      const entries = Array.from({ length: 15 }, () => anEntry({ developerId }));
-      for (const entry of entries) writer.record(entry);
-      await writer.flush();
-      expect(writer.pending).toBe(10);
+    // A large entry carries a ~40 KB response body: the byte bound (room for ~3 of them) is reached, not the count.
+    const largeBody = JSON.stringify({ success: true, data: { notes: 'x'.repeat(40_000) } });
+    it.each([
+      { bound: 'entries', options: { maxBuffered: 10 }, recorded: 15, responseBody: undefined, kept: 10 },
+      { bound: 'bytes', options: { maxBuffered: 1000, maxBufferedBytes: 3.5 * 2 * largeBody.length }, recorded: 8, responseBody: largeBody, kept: 3 },
+    ])('bounds its memory in $bound: past the maximum it drops the oldest entries and says how many', async ({ options, recorded, responseBody, kept }) => {
+      const bounded = await startWriter({ batchSize: 4, ...options });
+      try {
+        const developerId = randomUUID();
+        const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+        const outage = jest.spyOn(bounded.repository, 'insertBatch').mockRejectedValue(new Error('Connection terminated unexpectedly'));
+        const entries = Array.from({ length: recorded }, () => anEntry({ developerId, ...(responseBody ? { responseBody } : {}) }));
+        for (const entry of entries) bounded.writer.record(entry);
+        await bounded.writer.flush();
+        expect(bounded.writer.pending).toBe(kept);
 
-      outage.mockRestore();
-      await writer.flush();
-      const { rows } = await db.query<{ request_id: string }>('SELECT request_id FROM request_logs WHERE developer_id = $1', [developerId]);
-      expect(rows.map((r) => r.request_id).sort()).toEqual(entries.slice(5).map((e) => e.requestId).sort());
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/Dropped 5 request log entries/));
-      warn.mockRestore();
+        outage.mockRestore();
+        await bounded.writer.flush();
+        const { rows } = await db.query<{ request_id: string }>('SELECT request_id FROM request_logs WHERE developer_id = $1', [developerId]);
+        expect(rows.map((r) => r.request_id).sort()).toEqual(entries.slice(recorded - kept).map((e) => e.requestId).sort());
+        expect(warn).toHaveBeenCalledWith(expect.stringContaining(`Dropped ${recorded - kept} request log entries`));
+        warn.mockRestore();
+      } finally {
+        await bounded.app.close();
+      }
     });
   });
 

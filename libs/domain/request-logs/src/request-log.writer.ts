@@ -11,13 +11,16 @@ const SHUTDOWN_RETRY_PAUSES_MS = [0, 100, 500];
  * Keeps request logging off the request path: entries wait in memory and are written in batches
  * (one multi-row INSERT each) every `flushIntervalMs`, or as soon as `batchSize` entries wait.
  * When the database refuses writes the entries stay buffered and are retried; memory stays bounded
- * by `maxBuffered`, beyond which the oldest entries are dropped with a warning. Everything still
+ * by `maxBuffered` entries and `maxBufferedBytes` of their text, beyond which the oldest entries
+ * are dropped with a warning. Everything still
  * buffered is written when the application shuts down.
  */
 @Injectable()
 export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('RequestLogWriter');
   private buffer: RequestLogRow[] = [];
+  /** The text the buffered rows hold (rowBytes), kept in step with `buffer`. */
+  private bufferedBytes = 0;
   private draining: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
@@ -40,7 +43,9 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
    * ever held in memory. Does not wait for the database.
    */
   record(entry: NewRequestLogEntry): void {
-    this.buffer.push(toRequestLogRow(entry));
+    const row = toRequestLogRow(entry);
+    this.buffer.push(row);
+    this.bufferedBytes += rowBytes(row);
     this.startTimer();
     this.enforceBound();
     // While the database is failing, retries keep to the timer's pace instead of one per request.
@@ -76,16 +81,19 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
           (this.lastFailure ? ` (last database error: ${this.lastFailure})` : ''),
       );
       this.buffer = [];
+      this.bufferedBytes = 0;
     }
   }
 
   private async drain(): Promise<void> {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.options.batchSize);
+      this.bufferedBytes -= totalBytes(batch);
       const unwritten = await this.write(batch);
       if (unwritten.length > 0) {
         // Back to the front: they are the oldest, so the first to go should the bound be reached.
         this.buffer.unshift(...unwritten);
+        this.bufferedBytes += totalBytes(unwritten);
         this.enforceBound();
         return;
       }
@@ -136,16 +144,24 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
   }
 
   private enforceBound(): void {
-    const excess = this.buffer.length - this.options.maxBuffered;
-    if (excess <= 0) return;
+    let excess = Math.max(0, this.buffer.length - this.options.maxBuffered);
+    let bytes = this.bufferedBytes - totalBytes(this.buffer, excess);
+    // The newest entry always stays: a bound smaller than one entry must not empty the buffer.
+    while (bytes > this.options.maxBufferedBytes && excess < this.buffer.length - 1) {
+      bytes -= rowBytes(this.buffer[excess]);
+      excess += 1;
+    }
+    if (excess === 0) return;
     this.buffer.splice(0, excess);
+    this.bufferedBytes = bytes;
     this.droppedUnreported += excess;
   }
 
   private reportDropped(): void {
     if (this.droppedUnreported === 0) return;
     this.logger.warn(
-      `Dropped ${this.droppedUnreported} request log entries: ${this.options.maxBuffered} were already waiting ` +
+      `Dropped ${this.droppedUnreported} request log entries: the buffer was full (at most ${this.options.maxBuffered} entries, ` +
+        `${Math.round(this.options.maxBufferedBytes / 1024)} KiB) ` +
         `because the database is not accepting them (last error: ${this.lastFailure || 'none yet, writes are slow'})`,
     );
     this.droppedUnreported = 0;
@@ -169,6 +185,26 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
     }
     this.reportDropped();
   }
+}
+
+/**
+ * What a row weighs in memory, roughly: its text (2 bytes a character at most in V8) plus a fixed
+ * share for the object and its small fields. Only bounds memory, so it need not be exact.
+ */
+function rowBytes(row: RequestLogRow): number {
+  const text =
+    row.requestId.length + row.method.length + row.path.length + (row.route?.length ?? 0) + (row.requestBody?.length ?? 0) +
+    (row.responseBody?.length ?? 0) + (row.clientIp?.length ?? 0) + (row.userAgent?.length ?? 0);
+  return 2 * text + ROW_OVERHEAD_BYTES;
+}
+
+const ROW_OVERHEAD_BYTES = 256;
+
+/** The bytes of the first `count` rows (all of them by default). */
+function totalBytes(rows: RequestLogRow[], count = rows.length): number {
+  let total = 0;
+  for (let i = 0; i < count; i++) total += rowBytes(rows[i]);
+  return total;
 }
 
 /** SQLSTATE classes 22 (data exception) and 23 (constraint violation): the row, not the database, is at fault. */

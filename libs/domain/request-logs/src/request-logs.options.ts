@@ -9,6 +9,11 @@ export interface RequestLogsOptions {
    */
   maxBuffered: number;
   /**
+   * …and the most bytes of text (bodies, paths, headers) they may hold together, since one entry
+   * can carry two 64 KiB bodies: 20,000 such entries would be 2.5 GB. The same drop applies.
+   */
+  maxBufferedBytes: number;
+  /**
    * Rows the retention purge deletes per statement from the default partition (each batch commits
    * on its own); day partitions are dropped whole.
    */
@@ -26,6 +31,7 @@ export const DEFAULT_REQUEST_LOGS_OPTIONS: RequestLogsOptions = {
   flushIntervalMs: 1000,
   batchSize: 500,
   maxBuffered: 20_000,
+  maxBufferedBytes: 32 * 1024 * 1024,
   purgeBatchSize: 5000,
   partitionDaysAhead: 7,
   partitionLockTimeoutMs: 2000,

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { currentRequestId, type DeveloperContext } from '@gateway/platform';
+import { currentRequestId, type DeveloperContext, preparedStatement, runStatement } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
+import { WEBHOOK_DELIVERY_TASK } from './delivery-task';
 import type { EventEntity } from './event.entity';
+import { FAN_OUT_TO_SUBSCRIBERS } from './webhook-deliveries.repository';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
 // request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
 const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`;
+/** The event and its fan-out to subscribed endpoints, in one round trip (the emitting transaction's hot path). */
+const INSERT_WITH_FAN_OUT = preparedStatement(
+  'events.insert-with-fan-out',
+  `WITH event AS (
+    INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $3, $4, $5, $7::jsonb, $2, $8)),
+  ${FAN_OUT_TO_SUBSCRIBERS}`,
+);
 const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
   FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;
 /** Served by the partial index events_request (developer_id, mode, request_id). */
@@ -20,6 +29,23 @@ export class EventsRepository {
   /** In the caller's transaction: the event commits with the change that caused it, or not at all. */
   async insert(m: EntityManager, event: EventEntity): Promise<void> {
     await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt, currentRequestId()]);
+  }
+
+  /**
+   * In the caller's transaction, the event and one delivery (with its queued attempt) per
+   * subscribed endpoint: committed together with the change that caused them, or not at all.
+   */
+  async insertWithFanOut(m: EntityManager, event: EventEntity): Promise<void> {
+    await runStatement(m, INSERT_WITH_FAN_OUT, [
+      event.id,
+      event.createdAt,
+      event.developerId,
+      event.mode,
+      event.name,
+      WEBHOOK_DELIVERY_TASK,
+      JSON.stringify(event.data),
+      currentRequestId(),
+    ]);
   }
 
   /** An event of this developer and mode, or null. */

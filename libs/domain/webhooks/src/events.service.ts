@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventEntity } from './event.entity';
 import { EventsRepository } from './events.repository';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 export function newEventId(): string {
   return `evt_${randomBytes(12).toString('hex')}`;
@@ -19,7 +18,6 @@ export function newEventId(): string {
 export class EventsService {
   constructor(
     private readonly events: EventsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -35,8 +33,7 @@ export class EventsService {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
     const id = newEventId();
     const now = this.clock.now();
-    await this.events.insert(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
-    await this.deliveries.createForSubscribers(manager, ctx, { id, name }, now);
+    await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
     return id;
   }
 

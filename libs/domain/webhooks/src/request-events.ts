@@ -1,6 +1,7 @@
 import type { EventEntity } from './event.entity';
 import type { EventDelivery } from './webhook-deliveries.repository';
 import type { WebhookDeliveryLogEntity } from './webhook.entities';
+import { groupBy } from './group-by';
 
 /** An event an API request emitted, with its delivery to each endpoint and every attempt of each. */
 export interface RequestEvent {
@@ -26,14 +27,4 @@ export function groupRequestEvents(
     event: { id: event.id, name: event.name, createdAt: event.createdAt },
     deliveries: (deliveriesOf.get(event.id) ?? []).map((delivery) => ({ delivery, attempts: attemptsOf.get(delivery.id) ?? [] })),
   }));
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
-  }
-  return groups;
 }

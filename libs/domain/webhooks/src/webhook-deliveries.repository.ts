@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TEST_EVENT_NAME } from '@gateway/contracts';
-import { type DeveloperContext, enqueueJob, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
+import { type DeveloperContext, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from './delivery-status';
 import { DELIVERY_JOB_MAX_ATTEMPTS, WEBHOOK_DELIVERY_TASK } from './delivery-task';
-import { WebhookDeliveryEntity } from './webhook.entities';
+import type { EventForDelivery } from './webhook-payload';
+import { WebhookDeliveryEntity, type WebhookEndpointEntity } from './webhook.entities';
 
 /** A delivery whose lease the caller holds, until `leaseUntil`; `replay` while it waits for a replayed attempt. */
 export type LeasedDelivery = Pick<WebhookDeliveryEntity, 'id' | 'endpointId' | 'eventId' | 'developerId' | 'mode' | 'attempts'> & { leaseUntil: Date; replay: boolean };
@@ -18,14 +19,29 @@ export interface ReplayCursor {
   createdAt: string;
 }
 
-/** What recording an attempt reads under the delivery's row lock. */
-export type LockedDelivery = Pick<WebhookDeliveryEntity, 'attempts' | 'leaseUntil'>;
+/** What recording an attempt reads under the delivery's row lock, and writes back changed. */
+export type LockedDelivery = Pick<WebhookDeliveryEntity, 'id' | 'status' | 'attempts' | 'nextAttemptAt' | 'completedAt' | 'leaseUntil' | 'replayRequestedAt'>;
+
+/** What sending to an endpoint needs, and whether it may still be sent to. */
+export type DeliveryTarget = Pick<
+  WebhookEndpointEntity,
+  'id' | 'reference' | 'developerId' | 'mode' | 'url' | 'webhookVersion' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt' | 'status' | 'deletedAt'
+>;
+
+/** A scheduled attempt's leased delivery, its endpoint and its event, read by the statement that leased it (null: gone). */
+export interface ClaimedDelivery {
+  delivery: LeasedDelivery;
+  endpoint: DeliveryTarget | null;
+  event: EventForDelivery | null;
+}
 
 /**
  * One pending delivery per subscribed, enabled endpoint of the event's developer and mode, and the job
- * that attempts it, for every delivery in one statement (the job is what enqueueAttempt queues).
+ * that attempts it, for every delivery (the job is what enqueueAttempts queues): the tail of the
+ * statement that writes the event (EventsRepository.insertWithFanOut), after its `WITH`. $1 the
+ * event's id, $2 its time, $3 developer, $4 mode, $5 the event's name, $6 WEBHOOK_DELIVERY_TASK.
  */
-const CREATE_FOR_SUBSCRIBERS_SQL = `WITH created AS (
+export const FAN_OUT_TO_SUBSCRIBERS = `created AS (
     INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
     SELECT e.developer_id, e.mode, e.id, $1, 'pending', 0, $2, $2
       FROM webhook_endpoints e
@@ -41,7 +57,24 @@ const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_un
   RETURNING id, endpoint_id AS "endpointId", event_id AS "eventId", developer_id AS "developerId", mode, attempts, lease_until AS "leaseUntil",
     (status = 'pending' AND replay_requested_at IS NOT NULL) AS replay`;
 const CLAIM_ANY_SQL = CLAIM_SQL('TRUE');
-const CLAIM_DUE_SQL = CLAIM_SQL(`status = 'pending' AND next_attempt_at <= $3`);
+
+/**
+ * Leases every one of the deliveries that is pending, due by $3 and not in flight, and reads, in
+ * the same statement, its endpoint and its event (each of the delivery's own developer and mode).
+ */
+const CLAIM_DUE_BATCH_SQL = `WITH claimed AS (
+    UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
+     WHERE id = ANY ($1::uuid[]) AND (lease_until IS NULL OR lease_until < clock_timestamp()) AND status = 'pending' AND next_attempt_at <= $3
+    RETURNING id, endpoint_id, event_id, developer_id, mode, attempts, lease_until, replay_requested_at IS NOT NULL AS replay)
+  SELECT c.id, c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.developer_id AS "developerId", c.mode, c.attempts, c.lease_until AS "leaseUntil", c.replay,
+         w.id AS "w_id", w.reference AS "w_reference", w.developer_id AS "w_developerId", w.mode AS "w_mode", w.url AS "w_url", w.webhook_version AS "w_webhookVersion", w.secret_ciphertext AS "w_secretCiphertext",
+         w.previous_secret_ciphertext AS "w_previousSecretCiphertext", w.previous_secret_expires_at AS "w_previousSecretExpiresAt", w.status AS "w_status",
+         w.deleted_at AS "w_deletedAt", ev.id AS "ev_id", ev.name AS "ev_name", ev.data AS "ev_data", ev.created_at AS "ev_createdAt"
+    FROM claimed c
+    LEFT JOIN webhook_endpoints w ON w.id = c.endpoint_id AND w.developer_id = c.developer_id AND w.mode = c.mode
+    LEFT JOIN events ev ON ev.id = c.event_id AND ev.developer_id = c.developer_id AND ev.mode = c.mode`;
+
+type ClaimedRow = LeasedDelivery & { [column: `w_${string}` | `ev_${string}`]: unknown };
 
 /**
  * Webhook deliveries (one per event and subscribed endpoint), their status moves, leases (on the
@@ -51,11 +84,6 @@ const CLAIM_DUE_SQL = CLAIM_SQL(`status = 'pending' AND next_attempt_at <= $3`);
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The event's fan-out, in the emitting transaction: committed with the event, or not at all. */
-  async createForSubscribers(m: EntityManager, ctx: DeveloperContext, event: { id: string; name: string }, at: Date): Promise<void> {
-    await m.query(CREATE_FOR_SUBSCRIBERS_SQL, [event.id, at, ctx.developerId, ctx.mode, event.name, WEBHOOK_DELIVERY_TASK]);
-  }
 
   /**
    * The deliveries of these events (index webhook_deliveries_event), each with its endpoint —
@@ -95,25 +123,70 @@ export class WebhookDeliveriesRepository {
     return updatedRows<LeasedDelivery>(await this.dataSource.query(CLAIM_ANY_SQL, [deliveryId, leaseMs]))[0];
   }
 
-  /** The same, only while the delivery is pending and due by `dueBy` (a scheduled attempt). */
-  async claimDue(deliveryId: string, leaseMs: number, dueBy: Date): Promise<LeasedDelivery | undefined> {
-    return updatedRows<LeasedDelivery>(await this.dataSource.query(CLAIM_DUE_SQL, [deliveryId, leaseMs, dueBy]))[0];
+  /**
+   * Scheduled attempts, in one statement: leases those of the deliveries that are pending, due by
+   * `dueBy` and not in flight, each with its endpoint and event. The others are absent.
+   */
+  async claimDue(deliveryIds: string[], leaseMs: number, dueBy: Date): Promise<ClaimedDelivery[]> {
+    const rows = (await this.dataSource.query(CLAIM_DUE_BATCH_SQL, [deliveryIds, leaseMs, dueBy])) as ClaimedRow[];
+    return rows.map((row) => ({
+      delivery: { id: row.id, endpointId: row.endpointId, eventId: row.eventId, developerId: row.developerId, mode: row.mode, attempts: row.attempts, leaseUntil: row.leaseUntil, replay: row.replay },
+      endpoint: row.w_id ? (prefixed(row, 'w_') as DeliveryTarget) : null,
+      event: row.ev_id ? ({ ...(prefixed(row, 'ev_') as Omit<EventForDelivery, 'mode'>), mode: row.mode } as EventForDelivery) : null,
+    }));
   }
 
-  /** Locks the delivery's row for the rest of the caller's transaction. */
-  async lock(m: EntityManager, deliveryId: string): Promise<LockedDelivery> {
-    const [row] = (await m.query(`SELECT attempts, lease_until AS "leaseUntil" FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [deliveryId])) as LockedDelivery[];
-    return row;
+  /** Locks the deliveries' rows (in id order, as every batch does) for the rest of the caller's transaction. */
+  async lock(m: EntityManager, deliveryIds: string[]): Promise<LockedDelivery[]> {
+    return (await m.query(
+      `SELECT id, status, attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", lease_until AS "leaseUntil", replay_requested_at AS "replayRequestedAt"
+         FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [deliveryIds],
+    )) as LockedDelivery[];
+  }
+
+  /**
+   * Writes back rows read by `lock` in this transaction and changed by the caller (status moves
+   * per DELIVERY_TRANSITIONS, the schedule, the lease), in one statement.
+   */
+  async writeLocked(m: EntityManager, rows: LockedDelivery[]): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(
+      `UPDATE webhook_deliveries d SET status = u.status, attempts = u.attempts, next_attempt_at = u.next_attempt_at, completed_at = u.completed_at,
+              lease_until = u.lease_until, replay_requested_at = u.replay_requested_at
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[])
+           AS u(id, status, attempts, next_attempt_at, completed_at, lease_until, replay_requested_at)
+        WHERE d.id = u.id`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.status),
+        rows.map((r) => r.attempts),
+        rows.map((r) => r.nextAttemptAt),
+        rows.map((r) => r.completedAt),
+        rows.map((r) => r.leaseUntil),
+        rows.map((r) => r.replayRequestedAt),
+      ],
+    );
+  }
+
+  /**
+   * Queues attempts (delivery id, when) in the caller's transaction with one `add_jobs` call (one
+   * notification wakes the workers). The job key `<task>:<delivery id>` makes queueing a delivery
+   * already queued one job, as enqueueJob does.
+   */
+  async enqueueAttempts(m: EntityManager, attempts: Array<{ deliveryId: string; at: Date }>): Promise<void> {
+    if (attempts.length === 0) return;
+    await m.query(
+      `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+         SELECT ROW($1, json_build_object('delivery_id', u.id::text), NULL, u.run_at, ${DELIVERY_JOB_MAX_ATTEMPTS}, $1 || ':' || u.id::text, NULL, NULL)::graphile_worker.job_spec
+           FROM unnest($2::uuid[], $3::timestamptz[]) AS u(id, run_at)))`,
+      [WEBHOOK_DELIVERY_TASK, attempts.map((a) => a.deliveryId), attempts.map((a) => a.at)],
+    );
   }
 
   /** Ends this attempt's lease, unless it expired and another attempt holds a new one. */
   async release(m: EntityManager, delivery: Pick<LeasedDelivery, 'id' | 'leaseUntil'>): Promise<void> {
     await m.query(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = $1 AND lease_until = $2`, [delivery.id, delivery.leaseUntil]);
-  }
-
-  /** The replayed attempt was made: the delivery is no longer waiting for one. */
-  async clearReplay(m: EntityManager, deliveryId: string): Promise<void> {
-    await m.query(`UPDATE webhook_deliveries SET replay_requested_at = NULL WHERE id = $1`, [deliveryId]);
   }
 
   /**
@@ -163,17 +236,6 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /** The retry schedule's position: how many automatic attempts were made. */
-  async setAttempts(m: EntityManager, deliveryId: string, attempts: number): Promise<void> {
-    await m.query(`UPDATE webhook_deliveries SET attempts = $2 WHERE id = $1`, [deliveryId, attempts]);
-  }
-
-  /** The next automatic attempt at `at`, and its job, while the delivery is still pending. */
-  async scheduleNextAttempt(m: EntityManager, deliveryId: string, at: Date): Promise<void> {
-    const [rows] = (await m.query(`UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id = $1 AND status = 'pending' RETURNING id`, [deliveryId, at])) as [unknown[], number];
-    if (rows.length) await this.enqueueAttempt(m, deliveryId, at);
-  }
-
   /**
    * Queues again the pending deliveries due before `overdueBefore` that nobody is attempting
    * (lost jobs, crashed workers), at most `limit`; returns how many.
@@ -185,7 +247,10 @@ export class WebhookDeliveriesRepository {
         ORDER BY next_attempt_at LIMIT $2`,
       [overdueBefore, limit],
     )) as Array<{ id: string }>;
-    for (const row of rows) await this.enqueueAttempt(this.dataSource.manager, row.id, runAt);
+    await this.enqueueAttempts(
+      this.dataSource.manager,
+      rows.map((row) => ({ deliveryId: row.id, at: runAt })),
+    );
     return rows.length;
   }
 
@@ -224,11 +289,11 @@ export class WebhookDeliveriesRepository {
       fromStatesOf(DELIVERY_TRANSITIONS, transition),
     ]);
   }
+}
 
-  /** Queues an attempt in the caller's transaction (graphile-worker, LISTEN/NOTIFY wakes a worker). */
-  private async enqueueAttempt(m: EntityManager, deliveryId: string, runAt: Date): Promise<void> {
-    await enqueueJob(m, WEBHOOK_DELIVERY_TASK, { name: 'delivery_id', value: deliveryId }, { maxAttempts: DELIVERY_JOB_MAX_ATTEMPTS, runAt });
-  }
+/** The columns of `row` named `<prefix>field`, as `{ field }`. */
+function prefixed(row: Record<string, unknown>, prefix: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).flatMap(([key, value]) => (key.startsWith(prefix) ? [[key.slice(prefix.length), value]] : [])));
 }
 
 /** TypeORM answers an UPDATE … RETURNING with [rows, affected count]. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type DeveloperContext, newestFirst, type Page } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
@@ -10,18 +11,44 @@ export class WebhookDeliveryLogsRepository {
   constructor(@InjectRepository(WebhookDeliveryLogEntity) private readonly logs: Repository<WebhookDeliveryLogEntity>) {}
 
   /**
-   * The delivery's previous highest attempt + 1. Only under the delivery's row lock (taken by the
-   * caller's transaction) is it unique; an index enforces that it is.
+   * Each delivery's highest attempt number so far (0 without one). Only under the deliveries' row
+   * locks (taken by the caller's transaction, in an earlier statement, so this one sees every log
+   * committed before them) is the next number unique; an index enforces that it is.
    */
-  async nextAttemptNumber(m: EntityManager, deliveryId: string): Promise<number> {
-    const [{ attempt }] = (await m.query(`SELECT COALESCE(MAX(attempt), 0) + 1 AS attempt FROM webhook_delivery_logs WHERE delivery_id = $1`, [deliveryId])) as Array<{
-      attempt: number;
-    }>;
-    return attempt;
+  async lastAttemptNumbers(m: EntityManager, deliveryIds: string[]): Promise<Map<string, number>> {
+    const rows = (await m.query(`SELECT delivery_id AS "deliveryId", MAX(attempt) AS attempt FROM webhook_delivery_logs WHERE delivery_id = ANY ($1::uuid[]) GROUP BY delivery_id`, [
+      deliveryIds,
+    ])) as Array<{ deliveryId: string; attempt: number }>;
+    return new Map(rows.map((row) => [row.deliveryId, row.attempt]));
   }
 
-  insert(m: EntityManager, log: Omit<WebhookDeliveryLogEntity, 'id'>): Promise<WebhookDeliveryLogEntity> {
-    return m.getRepository(WebhookDeliveryLogEntity).save(log);
+  /** Writes the logs in one statement; their ids are made here. */
+  async insertAll(m: EntityManager, logs: Array<Omit<WebhookDeliveryLogEntity, 'id'>>): Promise<WebhookDeliveryLogEntity[]> {
+    const written = logs.map((log) => ({ id: randomUUID(), ...log }));
+    const column = <K extends keyof WebhookDeliveryLogEntity>(key: K) => written.map((log) => log[key]);
+    await m.query(
+      `INSERT INTO webhook_delivery_logs (id, reference, delivery_id, developer_id, mode, endpoint_id, event_id, event_name, attempt, trigger, success, status_code, latency_ms, error, response_body, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::text[], $9::int[], $10::text[], $11::boolean[], $12::int[], $13::int[], $14::text[], $15::text[], $16::timestamptz[])`,
+      [
+        column('id'),
+        column('reference'),
+        column('deliveryId'),
+        column('developerId'),
+        column('mode'),
+        column('endpointId'),
+        column('eventId'),
+        column('eventName'),
+        column('attempt'),
+        column('trigger'),
+        column('success'),
+        column('statusCode'),
+        column('latencyMs'),
+        column('error'),
+        column('responseBody'),
+        column('createdAt'),
+      ],
+    );
+    return written;
   }
 
   /** Every attempt of these deliveries, in attempt order (index webhook_delivery_logs_attempt). */

@@ -167,6 +167,32 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
     expect(await delivery(deliveryId)).toMatchObject({ status: 'delivered' });
   });
 
+  it('attempts running together are leased and recorded together: each logged once, each delivery moved by its own outcome, the health counting all', async () => {
+    const { deliveryId: firstId, endpointReference } = await newDelivery();
+    const endpoint = await endpointOf(endpointReference);
+    const customer = (i: number): CustomerEventData => ({ reference: `CUS_batch${i}`, email: 'a@example.com', name: null, phone: null, metadata: {}, created_at: clock.now().toISOString() });
+    const more = await Promise.all([1, 2, 3, 4, 5].map((i) => inTransaction(dataSource, (m) => events.emit(m, ctx, 'customer.created', customer(i)))));
+    const others = (await dataSource.query(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = ANY ($2::text[])`, [endpoint.id, more])) as Array<{ id: string }>;
+    const ids = [firstId, ...others.map((row) => row.id)];
+    const sentBefore = receiver.requests;
+
+    const running = ids.map((id) => dispatcher.runScheduledAttempt(id));
+    await receiver.arrived(sentBefore + ids.length);
+    for (const status of [200, 500, 200, 500, 200, 500]) receiver.answer(status);
+    await Promise.all(running);
+
+    const rows = await Promise.all(ids.map((id) => delivery(id)));
+    expect(rows.map((row) => `${row.status} ${row.attempts} ${row.leaseUntil}`).sort()).toEqual([...Array(3).fill('delivered 1 null'), ...Array(3).fill('pending 1 null')]);
+    const logged = await Promise.all(ids.map((id) => logs(id)));
+    expect(logged.map((l) => l.map((a) => [a.attempt, a.trigger]))).toEqual(ids.map(() => [[1, 'automatic']]));
+    expect(logged.flat().filter((a) => a.success)).toHaveLength(3);
+    const [days] = (await dataSource.query(`SELECT sum(attempts)::int AS attempts, sum(succeeded)::int AS succeeded FROM webhook_endpoint_attempt_days WHERE endpoint_id = $1`, [
+      endpoint.id,
+    ])) as Array<{ attempts: number; succeeded: number }>;
+    expect(days).toEqual({ attempts: 6, succeeded: 3 });
+    expect(await endpointOf(endpointReference)).toMatchObject({ lastSuccessAt: expect.any(Date), lastFailureAt: expect.any(Date), consecutiveFailedDeliveries: 0 });
+  });
+
   it('logs a failure before sending (the secret cannot be decrypted) as a failed attempt without the secret, and the schedule moves on to `failed`', async () => {
     const { deliveryId, endpointReference } = await newDelivery();
     const endpoint = await endpointOf(endpointReference);

@@ -1,14 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, inTransaction } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { CallBatcher } from './call-batcher';
 import { EventsRepository } from './events.repository';
 import { type DeliveryRequest, deliveryRequest } from './delivery-request';
+import { applyAttempt } from './recorded-attempt';
 import type { AttemptTrigger, WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
-import { type LeasedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { type ClaimedDelivery, type DeliveryTarget, type LeasedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
-import { WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { type AttemptHealth, WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
+import type { EventForDelivery } from './webhook-payload';
 import { WebhookResolver } from './webhook-resolver';
 import { urlPolicy } from './url-guard';
 import { type AttemptOutcome, postWebhook } from './webhook-sender';
@@ -17,9 +19,22 @@ import { type AttemptOutcome, postWebhook } from './webhook-sender';
 const SWEEP_GRACE_MS = 2000;
 /** A lease outlives the attempt's own deadline by this much (time to record the outcome). */
 const LEASE_MARGIN_MS = 5000;
+/** Most deliveries leased, or attempts recorded, by one statement batch. */
+const MAX_BATCH = 100;
 
 /** Why an attempt could not even be sent: logged for the operator (never a secret); the merchant's log says `not_sent`. */
 class PreparationError extends Error {}
+
+/** A finished attempt, waiting to be recorded. */
+interface FinishedAttempt {
+  delivery: Pick<LeasedDelivery, 'id' | 'eventId' | 'leaseUntil'>;
+  endpoint: Pick<DeliveryTarget, 'id' | 'developerId' | 'mode'>;
+  /** The event's name for the log; null once the event is gone. */
+  eventName: string | null;
+  trigger: AttemptTrigger;
+  outcome: AttemptOutcome;
+  finishedAt: Date;
+}
 
 /**
  * Sends deliveries and records every attempt.
@@ -30,6 +45,12 @@ class PreparationError extends Error {}
  * Leases are measured on the database's clock: they coordinate processes (API and scheduler) that
  * may not share a clock, and an injected test clock must not make a live lease look expired.
  *
+ * Batches: the scheduled attempts running at once in this process are leased together (one
+ * statement, which also reads their endpoints and events), each is sent on its own as soon as it
+ * is leased, and finished attempts are recorded together (one transaction of a few statements,
+ * whatever their number). A batch forms from the calls made while the previous one runs, so an
+ * attempt waits for no timer (CallBatcher).
+ *
  * Crash safety: if the worker dies after sending and before recording, the lease expires and the
  * sweeper enqueues the delivery again, so the event arrives at least once (same event id).
  *
@@ -38,8 +59,8 @@ class PreparationError extends Error {}
  * `webhook_deliveries.attempts` counts automatic attempts only: it is the retry schedule's
  * position, which manual retries and replays do not move.
  *
- * Health: the transaction that logs an attempt also updates its endpoint's health (last success
- * or failure, the run of failed deliveries, the day's counts), last, after the delivery's lock:
+ * Health: the transaction that logs attempts also updates their endpoints' health (last success
+ * or failure, the run of failed deliveries, the day's counts), last, after the deliveries' locks:
  * the order (deliveries, then their endpoint) every transaction touching both keeps.
  * A replayed delivery (POST /webhooks/{id}/replay) gets exactly one attempt, logged `replay`:
  * delivered on success, `failed` again otherwise, with no schedule.
@@ -47,11 +68,12 @@ class PreparationError extends Error {}
 @Injectable()
 export class WebhookDispatcher {
   private readonly logger = new Logger('WebhookDispatcher');
+  private readonly claims = new CallBatcher<string, ClaimedDelivery | undefined>((ids) => this.claimDue(ids), MAX_BATCH);
+  private readonly records = new CallBatcher<FinishedAttempt, WebhookDeliveryLogEntity>((attempts) => this.recordAll(attempts), MAX_BATCH);
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly endpoints: WebhookEndpointsRepository,
     private readonly events: EventsRepository,
     private readonly logs: WebhookDeliveryLogsRepository,
     private readonly health: WebhookEndpointHealthRepository,
@@ -67,9 +89,9 @@ export class WebhookDispatcher {
 
   /** The queued job's work: one scheduled attempt, if the delivery is still due and not in flight. */
   async runScheduledAttempt(deliveryId: string): Promise<void> {
-    const delivery = await this.deliveries.claimDue(deliveryId, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
-    if (!delivery) return;
-    const endpoint = await this.endpoints.findById(delivery, delivery.endpointId);
+    const claimed = await this.claims.call(deliveryId);
+    if (!claimed) return;
+    const { delivery, endpoint, event } = claimed;
     // A disabled endpoint gets nothing more until it is enabled (and its failed deliveries replayed).
     if (!endpoint || endpoint.deletedAt || endpoint.status === 'disabled') {
       await inTransaction(this.dataSource, async (m) => {
@@ -78,8 +100,9 @@ export class WebhookDispatcher {
       });
       return;
     }
-    const outcome = await this.attempt(endpoint, delivery.eventId);
-    await this.record(delivery, endpoint, outcome, delivery.replay ? 'replay' : 'automatic');
+    const outcome = await this.attempt(endpoint, delivery.eventId, event);
+    failpoint('webhooks.after-send');
+    await this.records.call(this.finished(delivery, endpoint, event, outcome, delivery.replay ? 'replay' : 'automatic'));
   }
 
   /** Re-enqueues pending deliveries that are overdue and not in flight (lost jobs, crashed workers). */
@@ -97,54 +120,87 @@ export class WebhookDispatcher {
   async attemptNow(delivery: Pick<WebhookDeliveryEntity, 'id'>, endpoint: WebhookEndpointEntity, trigger: Exclude<AttemptTrigger, 'automatic'>): Promise<WebhookDeliveryLogEntity> {
     const leased = await this.deliveries.claim(delivery.id, this.leaseMs);
     if (!leased) throw new DomainError('conflict', 'An attempt of this delivery is in progress; retry once it has finished (within a few seconds).');
-    const outcome = await this.attempt(endpoint, leased.eventId);
-    return this.record(leased, endpoint, outcome, trigger);
+    const event = await this.events.find(endpoint, leased.eventId);
+    const outcome = await this.attempt(endpoint, leased.eventId, event);
+    return this.records.call(this.finished(leased, endpoint, event, outcome, trigger));
   }
 
-  /**
-   * Writes the attempt's log, moves the delivery and updates the endpoint's health, in one
-   * transaction under the delivery's row lock: the attempt number is taken there, status moves
-   * are conditional, and the schedule and the lease are only touched while this attempt still
-   * holds the lease. The endpoint's row is written last (see WebhookEndpointHealthRepository).
-   */
-  private record(delivery: LeasedDelivery, endpoint: WebhookEndpointEntity, outcome: AttemptOutcome, trigger: AttemptTrigger): Promise<WebhookDeliveryLogEntity> {
-    return inTransaction(this.dataSource, async (m) => {
-      const row = await this.deliveries.lock(m, delivery.id);
-      const attempt = await this.logs.nextAttemptNumber(m, delivery.id);
-      const log = await this.writeLog(m, delivery, endpoint, outcome, attempt, trigger);
-      const finishedAt = this.clock.now();
-      const ownsLease = row.leaseUntil?.getTime() === delivery.leaseUntil.getTime();
-      // Whether this attempt ended its delivery `failed`: one more in the endpoint's run (a test delivery never counts).
-      let endedDeliveryFailed = false;
-      if (outcome.success) await this.deliveries.move(m, delivery.id, 'deliver', finishedAt);
-      else if (trigger === 'test') await this.deliveries.move(m, delivery.id, 'fail', finishedAt);
-      else if (trigger === 'replay' && ownsLease) endedDeliveryFailed = await this.deliveries.move(m, delivery.id, 'fail', finishedAt);
-      if (trigger === 'automatic' && ownsLease) endedDeliveryFailed = await this.advanceSchedule(m, delivery.id, row.attempts + 1, outcome.success, finishedAt);
-      if (trigger === 'replay' && ownsLease) await this.deliveries.clearReplay(m, delivery.id);
-      if (ownsLease) await this.deliveries.release(m, delivery);
-      await this.health.recordAttempt(m, endpoint.id, {
-        deliveryId: delivery.id,
-        success: outcome.success,
-        error: outcome.error,
-        statusCode: outcome.statusCode,
-        at: finishedAt,
-        endedDeliveryFailed,
-      });
-      return log;
+  /** Leases the due ones of these deliveries (one statement), each with its endpoint and event; undefined for the others. */
+  private async claimDue(deliveryIds: string[]): Promise<Array<ClaimedDelivery | undefined>> {
+    const claimed = await this.deliveries.claimDue(deliveryIds, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
+    const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
+    // A delivery queued twice in one batch (a job and the sweeper's) is leased once: the second call gets nothing.
+    return deliveryIds.map((id) => {
+      const found = byId.get(id);
+      byId.delete(id);
+      return found;
     });
   }
 
+  private finished(
+    delivery: FinishedAttempt['delivery'],
+    endpoint: FinishedAttempt['endpoint'],
+    event: EventForDelivery | null,
+    outcome: AttemptOutcome,
+    trigger: AttemptTrigger,
+  ): FinishedAttempt {
+    return { delivery, endpoint, eventName: event?.name ?? null, trigger, outcome, finishedAt: this.clock.now() };
+  }
+
   /**
-   * After the automatic attempt number `automatic`: the next one is queued, or the delivery has
-   * failed (true when this call moved it to `failed`).
+   * Writes the attempts' logs, moves their deliveries and updates their endpoints' health, in one
+   * transaction under the deliveries' row locks: attempt numbers are taken there, status moves
+   * follow DELIVERY_TRANSITIONS, and the schedule and the lease are only touched while an attempt
+   * still holds the lease (applyAttempt). The endpoints' rows are written last (see
+   * WebhookEndpointHealthRepository). Answers each attempt's log, in order.
    */
-  private async advanceSchedule(m: EntityManager, deliveryId: string, automatic: number, succeeded: boolean, finishedAt: Date): Promise<boolean> {
-    await this.deliveries.setAttempts(m, deliveryId, automatic);
-    if (succeeded) return false;
-    const delay = this.config.webhooks.retryScheduleMs[automatic - 1];
-    if (delay === undefined) return this.deliveries.move(m, deliveryId, 'fail', finishedAt);
-    await this.deliveries.scheduleNextAttempt(m, deliveryId, new Date(finishedAt.getTime() + delay));
-    return false;
+  private recordAll(attempts: FinishedAttempt[]): Promise<WebhookDeliveryLogEntity[]> {
+    return inTransaction(this.dataSource, async (m) => {
+      const ids = [...new Set(attempts.map((a) => a.delivery.id))];
+      const rows = new Map((await this.deliveries.lock(m, ids)).map((row) => [row.id, row]));
+      const numbers = await this.logs.lastAttemptNumbers(m, ids);
+      const retries: Array<{ deliveryId: string; at: Date }> = [];
+      const health: AttemptHealth[] = [];
+      const logs = attempts.map(({ delivery, endpoint, eventName, trigger, outcome, finishedAt }) => {
+        const row = rows.get(delivery.id);
+        if (!row) throw new Error(`delivery ${delivery.id} not found`);
+        const attempt = (numbers.get(delivery.id) ?? 0) + 1;
+        numbers.set(delivery.id, attempt);
+        const effects = applyAttempt(row, { leaseUntil: delivery.leaseUntil, trigger, success: outcome.success, finishedAt }, this.config.webhooks.retryScheduleMs);
+        if (effects.retryAt) retries.push({ deliveryId: delivery.id, at: effects.retryAt });
+        health.push({
+          endpointId: endpoint.id,
+          deliveryId: delivery.id,
+          success: outcome.success,
+          error: outcome.error,
+          statusCode: outcome.statusCode,
+          at: finishedAt,
+          endedDeliveryFailed: effects.endedDeliveryFailed,
+        });
+        return {
+          reference: `whl_${randomBytes(12).toString('hex')}`,
+          deliveryId: delivery.id,
+          developerId: endpoint.developerId,
+          mode: endpoint.mode,
+          endpointId: endpoint.id,
+          eventId: delivery.eventId,
+          eventName: eventName ?? 'unknown',
+          attempt,
+          trigger,
+          success: outcome.success,
+          statusCode: outcome.statusCode,
+          latencyMs: outcome.latencyMs,
+          error: outcome.error,
+          responseBody: outcome.responseBody,
+          createdAt: finishedAt,
+        };
+      });
+      const written = await this.logs.insertAll(m, logs);
+      await this.deliveries.writeLocked(m, [...rows.values()]);
+      await this.deliveries.enqueueAttempts(m, retries);
+      await this.health.recordAttempts(m, health);
+      return written;
+    });
   }
 
   /**
@@ -152,10 +208,10 @@ export class WebhookDispatcher {
    * the secret cannot be decrypted) is a failed attempt like any other, so it is logged and the
    * schedule moves on instead of the sweeper re-running it forever.
    */
-  private async attempt(endpoint: WebhookEndpointEntity, eventId: string): Promise<AttemptOutcome> {
+  private async attempt(endpoint: DeliveryTarget, eventId: string, event: EventForDelivery | null): Promise<AttemptOutcome> {
     const started = performance.now();
     try {
-      const request = await this.prepare(endpoint, eventId);
+      const request = this.prepare(endpoint, eventId, event);
       const outcome = await postWebhook(endpoint.url, request.body, request.headers, {
         policy: urlPolicy(endpoint.mode, this.config.webhooks),
         timeoutMs: this.config.webhooks.timeoutMs,
@@ -176,8 +232,7 @@ export class WebhookDispatcher {
    * Builds the body for the endpoint's version and signs it afresh with the current time.
    * @throws PreparationError (a message safe to log: never the secret or the ciphertext)
    */
-  private async prepare(endpoint: WebhookEndpointEntity, eventId: string): Promise<DeliveryRequest> {
-    const event = await this.events.find(endpoint, eventId);
+  private prepare(endpoint: DeliveryTarget, eventId: string, event: EventForDelivery | null): DeliveryRequest {
     if (!event) throw new PreparationError(`event ${eventId} not found`);
     const now = this.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -196,33 +251,5 @@ export class WebhookDispatcher {
       this.logger.error(`the signing secret of ${reference} cannot be decrypted: ${error.message}`);
       throw new PreparationError('the signing secret could not be decrypted (the operator must restore its encryption key)');
     }
-  }
-
-  private async writeLog(
-    m: EntityManager,
-    delivery: Pick<WebhookDeliveryEntity, 'id' | 'eventId'>,
-    endpoint: WebhookEndpointEntity,
-    outcome: AttemptOutcome,
-    attempt: number,
-    trigger: AttemptTrigger,
-  ): Promise<WebhookDeliveryLogEntity> {
-    const eventName = await this.events.nameOf(m, delivery.eventId);
-    return this.logs.insert(m, {
-      reference: `whl_${randomBytes(12).toString('hex')}`,
-      deliveryId: delivery.id,
-      developerId: endpoint.developerId,
-      mode: endpoint.mode,
-      endpointId: endpoint.id,
-      eventId: delivery.eventId,
-      eventName: eventName ?? 'unknown',
-      attempt,
-      trigger,
-      success: outcome.success,
-      statusCode: outcome.statusCode,
-      latencyMs: outcome.latencyMs,
-      error: outcome.error,
-      responseBody: outcome.responseBody,
-      createdAt: this.clock.now(),
-    });
   }
 }

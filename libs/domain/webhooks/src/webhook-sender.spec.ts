@@ -111,6 +111,18 @@ describe('postWebhook (connect-time address check, one deadline)', () => {
     expect(connections).toBe(1);
   });
 
+  it('reuses a kept-alive connection for the next attempt under the same rules, and opens its own under other rules', async () => {
+    const resolve = async () => [LOOPBACK];
+    const url = `http://pooled.gateway.test:${port}/hooks`;
+    expect(await postWebhook(url, '{}', {}, { policy: test, timeoutMs: 2000, resolve })).toMatchObject({ success: true });
+    expect(await postWebhook(url, '{}', {}, { policy: test, timeoutMs: 2000, resolve })).toMatchObject({ success: true });
+    expect([requests, connections]).toEqual([2, 1]);
+    // Same host, other rules (a trusted host list): never a socket opened under the first rules.
+    const other: UrlPolicy = { ...test, trustedHosts: ['hooks.internal.test'] };
+    expect(await postWebhook(url, '{}', {}, { policy: other, timeoutMs: 2000, resolve })).toMatchObject({ success: true });
+    expect([requests, connections]).toEqual([3, 2]);
+  });
+
   it('reports a host that does not resolve', async () => {
     const resolve = jest.fn(async () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.gateway.test'), { code: 'ENOTFOUND' })));
     const outcome = await postWebhook(`http://nowhere.gateway.test:${port}/hooks`, '{}', {}, { policy: test, timeoutMs: 2000, resolve });
@@ -165,6 +177,32 @@ describe('postWebhook (failures as short classes)', () => {
     const outcome = await send(`http://127.0.0.1:${port}/hooks`);
     expect(outcome).toMatchObject({ success: false, statusCode: null, error: 'connection' });
     expect(outcome.detail).toMatch(/hang up|ECONNRESET/);
+  });
+
+  it('sends again on a new connection, once, when a kept-alive connection fails on reuse before any answer (the receiver had closed it)', async () => {
+    let answered = 0;
+    const port = await listen(
+      createNetServer((socket) => {
+        let served = false;
+        socket.on('data', () => {
+          // A second request on a connection that already served one: the receiver had dropped it (reset).
+          if (served) return void socket.destroy();
+          served = true;
+          answered += 1;
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok');
+        });
+      }),
+    );
+    expect(await send(`http://127.0.0.1:${port}/hooks`)).toMatchObject({ success: true });
+    expect(await send(`http://127.0.0.1:${port}/hooks`)).toMatchObject({ success: true, statusCode: 200, error: null });
+    expect(answered).toBe(2);
+  });
+
+  it('keeps an answer PostgreSQL could not store as storable text (NUL, a surrogate pair cut at the limit)', async () => {
+    const port = await listen(createServer((_req, res) => res.end(`a\u0000b${'x'.repeat(1020)}\u{1F600}`)));
+    const trusted: UrlPolicy = { ...test, trustedHosts: ['hooks.internal.test'] };
+    const outcome = await postWebhook(`http://hooks.internal.test:${port}/hooks`, '{}', {}, { policy: trusted, timeoutMs: 3000, resolve: async () => [LOOPBACK] });
+    expect(outcome.responseBody).toBe(`a\ufffdb${'x'.repeat(1020)}\ufffd`);
   });
 
   it('a non-2xx answer is `http_status` with its status; a loopback body is not kept', async () => {

@@ -64,6 +64,8 @@ export interface AppConfig {
     minimumAmounts: Partial<Record<Currency, string>>;
     maximumAmount: string;
     abandonAfterHours: number;
+    /** The reconciliation scan of unconfirmed payments (PAYMENT_RECONCILE_*). */
+    reconcile: { intervalMs: number; afterMs: number; maxAgeHours: number; batchSize: number };
     bulkMaxItems: number;
     bulkClaimTimeoutSeconds: number;
   };
@@ -79,6 +81,8 @@ export interface AppConfig {
     timeoutMs: number;
     /** The circuit breaker's cool-down before it tries a failing provider again. */
     breakerResetMs: number;
+    /** Sockets open to one provider origin at once, at most. */
+    maxSockets: number;
   };
 }
 
@@ -218,6 +222,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       minimumAmounts: c.PAYMENT_MIN_AMOUNTS,
       maximumAmount: c.PAYMENT_MAX_AMOUNT,
       abandonAfterHours: c.PAYMENT_ABANDON_AFTER_HOURS,
+      reconcile: {
+        intervalMs: c.PAYMENT_RECONCILE_INTERVAL_SECONDS * 1_000,
+        afterMs: c.PAYMENT_RECONCILE_AFTER_SECONDS * 1_000,
+        maxAgeHours: c.PAYMENT_RECONCILE_MAX_AGE_HOURS,
+        batchSize: c.PAYMENT_RECONCILE_BATCH_SIZE,
+      },
       bulkMaxItems: c.PAYMENT_BULK_MAX_ITEMS,
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
@@ -234,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       live: providerAccount('LIVE', c.PROVIDER_LIVE_BASE_URL, c.PROVIDER_LIVE_SECRET_KEY, c.PROVIDER_LIVE_PROFILE, c.PROVIDER_LIVE_CURRENCIES),
       timeoutMs: c.PROVIDER_TIMEOUT_MS,
       breakerResetMs: c.PROVIDER_BREAKER_RESET_MS,
+      maxSockets: c.PROVIDER_MAX_SOCKETS,
     },
   };
 }

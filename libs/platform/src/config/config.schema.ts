@@ -162,6 +162,9 @@ export const configSchema = z.object({
   // Cool-down of the provider circuit breaker: once the provider keeps failing, calls to it are
   // answered at once with 502 provider_error for this long, then one probe call tries it again.
   PROVIDER_BREAKER_RESET_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // Sockets each process keeps open to one provider origin at most; calls beyond it wait for one
+  // (within PROVIDER_TIMEOUT_MS), so a slow or hanging provider cannot make the API open sockets without bound.
+  PROVIDER_MAX_SOCKETS: z.coerce.number().int().min(1).max(1_000).default(50),
 
   // Payments. The platform fee per successful payment by currency (a currency not listed: 0);
   // an administrator's per-developer override wins. Amount limits per payment.
@@ -170,6 +173,14 @@ export const configSchema = z.object({
   PAYMENT_MAX_AMOUNT: z.string().trim().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be an amount such as 100000000').default('100000000'),
   // A payment not paid within this many hours is marked abandoned by the scheduler.
   PAYMENT_ABANDON_AFTER_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  // Reconciliation: the scheduler asks the provider about pending (and abandoned) payments whose
+  // confirmation never reached us — no callback, no verify — every PAYMENT_RECONCILE_INTERVAL_SECONDS,
+  // first once they are PAYMENT_RECONCILE_AFTER_SECONDS old, then at doubling intervals, until they
+  // are PAYMENT_RECONCILE_MAX_AGE_HOURS old; at most PAYMENT_RECONCILE_BATCH_SIZE per run.
+  PAYMENT_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  PAYMENT_RECONCILE_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(2_160).default(72),
+  PAYMENT_RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(100),
   // Bulk payments: most items per batch, and after how long an item a worker claimed but did not
   // finish (a crash) is taken over by another.
   PAYMENT_BULK_MAX_ITEMS: z.coerce.number().int().min(1).max(10_000).default(1000),

@@ -10,7 +10,8 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize, application_name: 'gateway' },
+    // Transactions run READ COMMITTED whatever the server's default (see inTransaction).
+    extra: { max: poolSize, application_name: 'gateway', options: '-c default_transaction_isolation=read\\ committed' },
   };
 }
 

@@ -7,3 +7,4 @@ export * from './job-queue';
 export * from './storable-text';
 export * from './notification-fan-out';
 export * from './database-errors';
+export * from './prepared-statement';

@@ -5,7 +5,7 @@ import { inTransaction, TRANSACTION_ATTEMPTS } from './transaction';
 function failingDataSource(errors: unknown[]): { dataSource: DataSource; runs: () => number } {
   let runs = 0;
   const dataSource = {
-    transaction: async (_isolation: string, work: (m: EntityManager) => Promise<unknown>) => {
+    transaction: async (work: (m: EntityManager) => Promise<unknown>) => {
       runs++;
       const error = errors.shift();
       if (error) throw error;

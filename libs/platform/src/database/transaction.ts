@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { failpoint } from '../process/failpoints';
 import { isRetryableTransactionError } from './database-errors';
 
 /** Attempts of one transaction (the first included) before a serialization failure or deadlock is given up. */
@@ -20,11 +21,22 @@ const RETRY_BASE_DELAY_MS = 10;
  * provider outside any, and records the answer in another). `work` may therefore run more than
  * once; it must not keep state across runs in variables it does not reset. Any other error, and
  * the last attempt's, is thrown as is (the API answers a transient one with 503, not 500).
+ *
+ * `name`: the transaction's name for the crash tests' failpoints `transaction.before-commit` and
+ * `transaction.after-commit` (process/failpoints.ts), which may be armed for one name.
  */
-export async function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>, name?: string): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await dataSource.transaction('READ COMMITTED', work);
+      // READ COMMITTED is every connection's default (dataSourceOptions): naming it here would cost
+      // TypeORM a second round trip (SET TRANSACTION after START TRANSACTION) on every state change.
+      const result = await dataSource.transaction(async (manager) => {
+        const done = await work(manager);
+        failpoint('transaction.before-commit', name);
+        return done;
+      });
+      failpoint('transaction.after-commit', name);
+      return result;
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
       await pause(Math.random() * RETRY_BASE_DELAY_MS * 2 ** (attempt - 1));

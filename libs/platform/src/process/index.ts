@@ -1,2 +1,3 @@
 export * from './supervision';
 export * from './on-shutdown';
+export * from './failpoints';

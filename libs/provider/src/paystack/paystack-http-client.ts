@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import CircuitBreaker from 'opossum';
+import { Agent } from 'undici';
 import type { Mode } from '@gateway/contracts';
 import { type ProviderAccountConfig, DomainError } from '@gateway/platform';
 import { ProviderRejectedError } from '../provider-rejected.error';
@@ -51,6 +52,25 @@ export interface ProviderBreakerOptions {
   rollingCountTimeoutMs?: number;
 }
 
+/** Sockets one client opens to one provider origin at most (PROVIDER_MAX_SOCKETS). */
+export const DEFAULT_PROVIDER_MAX_SOCKETS = 50;
+
+/**
+ * The connection pool to the provider: keep-alive sockets (reused across calls, so a call costs no
+ * TCP or TLS handshake), at most `maxSocketsPerOrigin` per origin: when the provider is slow or
+ * hangs, further calls wait here for a socket (inside their own timeout) instead of each opening
+ * one, so a stalled provider cannot exhaust the API's file descriptors or its ports.
+ */
+export function providerDispatcher(maxSocketsPerOrigin = DEFAULT_PROVIDER_MAX_SOCKETS): Agent {
+  return new Agent({ connections: maxSocketsPerOrigin });
+}
+
+/** Where a mode's account is: the origin the pool connects to and the base URL's path, prefixed to every call's. */
+interface AccountTarget {
+  origin: string;
+  pathPrefix: string;
+}
+
 /** Timeouts, unreachable provider, 5xx and garbled answers: what counts against the breaker. */
 class ProviderOutageError extends DomainError {}
 
@@ -62,12 +82,22 @@ class ProviderOutageError extends DomainError {}
 export class PaystackHttpClient {
   private readonly logger = new Logger('PaymentProvider');
   private readonly breakers: Record<Mode, CircuitBreaker<[Mode, PaystackRequest], PaystackEnvelope>>;
+  /** See providerDispatcher. Calls use its `request` (no WHATWG fetch objects per call: the hot paths' CPU). */
+  private readonly pool: Agent;
+  private readonly targets: Record<Mode, AccountTarget>;
 
   constructor(
     private readonly accounts: Readonly<Record<Mode, ProviderAccountConfig>>,
     private readonly timeoutMs: number,
     breaker: ProviderBreakerOptions = { resetTimeoutMs: 10_000 },
+    maxSocketsPerOrigin = DEFAULT_PROVIDER_MAX_SOCKETS,
   ) {
+    this.pool = providerDispatcher(maxSocketsPerOrigin);
+    const target = (mode: Mode): AccountTarget => {
+      const url = new URL(accounts[mode].baseUrl);
+      return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
+    };
+    this.targets = { test: target('test'), live: target('live') };
     const make = (mode: Mode) => {
       const circuit = new CircuitBreaker((m: Mode, request: PaystackRequest) => this.exchange(m, request), {
         timeout: false, // the call's own AbortSignal timeout applies (a 504 gateway_timeout)
@@ -109,9 +139,10 @@ export class PaystackHttpClient {
     return this.breakers[mode].opened;
   }
 
-  /** Stops the breakers' timers (a closing app). */
+  /** Stops the breakers' timers and closes the idle sockets (a closing app). */
   shutdown(): void {
     for (const circuit of Object.values(this.breakers)) circuit.shutdown();
+    void this.pool.close();
   }
 
   private async exchange(mode: Mode, request: PaystackRequest): Promise<PaystackEnvelope> {
@@ -125,15 +156,18 @@ export class PaystackHttpClient {
     let status: number;
     let text: string;
     try {
-      const response = await fetch(`${account.baseUrl}${request.path}${queryString(request.query)}`, {
+      const target = this.targets[mode];
+      // Redirects are not followed (a 3xx is no envelope: an outage, like any unexpected answer).
+      const response = await this.pool.request({
+        origin: target.origin,
+        path: `${target.pathPrefix}${request.path}${queryString(request.query)}`,
         method: request.method,
         headers,
         body: request.body ? JSON.stringify(request.body) : undefined,
         signal,
-        redirect: 'error',
       });
-      status = response.status;
-      text = await response.text(); // under the same timeout signal
+      status = response.statusCode;
+      text = await response.body.text(); // under the same timeout signal
     } catch (error) {
       const elapsed = Date.now() - started;
       if (signal.aborted) {
@@ -219,6 +253,8 @@ function parseEnvelope(text: string): Envelope | null {
 
 /** The error's code only ("ECONNREFUSED"): undici's messages can include the URL. */
 function describeTransportError(error: unknown): string {
+  const own = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (typeof own === 'string') return own;
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   if (cause && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.name : 'unknown error';

@@ -53,6 +53,8 @@ export interface PaystackHttpProviderOptions {
   timeoutMs: number;
   /** The circuit breaker in front of each mode's account (see PaystackHttpClient); default: 10 s cool-down. */
   breaker?: ProviderBreakerOptions;
+  /** Sockets open to a provider origin at once, at most (default DEFAULT_PROVIDER_MAX_SOCKETS). */
+  maxSocketsPerOrigin?: number;
   /** Banks asked for per page of `GET /bank` (default 100). */
   bankPageSize?: number;
   /** Replaces what a mode's profile and currencies advertise (tests that prove refusals). */
@@ -74,7 +76,7 @@ export class PaystackHttpProvider extends PaymentProvider {
 
   constructor(private readonly options: PaystackHttpProviderOptions) {
     super();
-    this.http = new PaystackHttpClient(options.accounts, options.timeoutMs, options.breaker);
+    this.http = new PaystackHttpClient(options.accounts, options.timeoutMs, options.breaker, options.maxSocketsPerOrigin);
     const of = (mode: Mode) => options.capabilities?.[mode] ?? capabilitiesFor(options.accounts[mode].profile, options.accounts[mode].currencies);
     this.capabilityByMode = { test: of('test'), live: of('live') };
   }

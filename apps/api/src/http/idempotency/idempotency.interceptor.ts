@@ -1,6 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type IdempotencyClaim, IdempotencyService, requestFingerprint } from '@gateway/domain/idempotency';
+import { failpoint } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Observable, of } from 'rxjs';
 import { developerContext } from '../auth/principal';
@@ -57,6 +58,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return of(outcome.response.body);
     }
     request.idempotencyClaim = outcome.claim;
+    failpoint('idempotency.after-claim');
     return next.handle();
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
 import { TRANSFER_BATCH_TASK, TransferBatchesService } from '@gateway/domain/transfers';
-import { WEBHOOK_DELIVERY_TASK, WebhookDispatcher } from '@gateway/domain/webhooks';
+import { WebhookDispatcher } from '@gateway/domain/webhooks';
 import { EXPORT_TASK, ExportRunner } from '@gateway/domain/exports';
 import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
 import { DATABASE_URL } from './database-url.token';
@@ -11,8 +11,9 @@ const SWEEP_INTERVAL_MS = 5000;
 
 /**
  * The scheduler's job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so a job
- * starts within milliseconds of the commit that enqueued it): webhook deliveries, bulk payment
- * and transfer batches, and portal e-mails. A sweeper re-enqueues deliveries whose worker died
+ * starts within milliseconds of the commit that enqueued it): bulk payment and transfer batches,
+ * exports and portal e-mails (webhook deliveries have a runner of their own, WebhookDeliveryWorker).
+ * A sweeper re-enqueues webhook deliveries whose worker died
  * mid-attempt and batches left unfinished by a crashed worker. Later asynchronous jobs register here too.
  */
 @Injectable()
@@ -40,9 +41,6 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
       parsedCronItems: [],
       logger: new GraphileLogger(this.graphileLogs),
       taskList: {
-        [WEBHOOK_DELIVERY_TASK]: async (payload) => {
-          await this.dispatcher.runScheduledAttempt((payload as { delivery_id: string }).delivery_id);
-        },
         [PAYMENT_BATCH_TASK]: async (payload) => {
           await this.batches.process((payload as { batch_id: string }).batch_id);
         },

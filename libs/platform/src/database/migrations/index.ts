@@ -40,6 +40,8 @@ import { HealWebhookEndpoints1764003000000 } from './1764003000000-HealWebhookEn
 import { AddEventFeed1764003100000 } from './1764003100000-AddEventFeed';
 import { PartitionRequestLogs1764003200000 } from './1764003200000-PartitionRequestLogs';
 import { AddRequestLogFeed1764003250000 } from './1764003250000-AddRequestLogFeed';
+import { IndexListFilters1764003300000 } from './1764003300000-IndexListFilters';
+import { AddPaymentReconciliation1764003350000 } from './1764003350000-AddPaymentReconciliation';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -85,4 +87,6 @@ export const MIGRATIONS = [
   AddEventFeed1764003100000,
   PartitionRequestLogs1764003200000,
   AddRequestLogFeed1764003250000,
+  IndexListFilters1764003300000,
+  AddPaymentReconciliation1764003350000,
 ];

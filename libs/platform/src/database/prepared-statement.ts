@@ -1,0 +1,36 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { type EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
+
+/**
+ * A statement the hot paths (initialize, verify, GET payment) run by name. PostgreSQL parses it
+ * once per connection and, after a few runs, reuses its plan; `manager.query` sends the text to be
+ * parsed and planned every time, and wraps each call in TypeORM's runner, logger and broadcaster.
+ * Names are unique in the process: the same name with another text is a programming error.
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const texts = new Map<string, string>();
+
+export function preparedStatement(name: string, text: string): PreparedStatement {
+  const known = texts.get(name);
+  if (known !== undefined && known !== text) throw new Error(`prepared statement ${name} is defined twice with different SQL`);
+  texts.set(name, text);
+  return { name, text };
+}
+
+/**
+ * Runs `statement` on the manager's connection: the caller's transaction when the manager has one,
+ * else any pooled connection. Rows come back parsed exactly as `manager.query` parses them (the
+ * same pg pool and type parsers); errors are pg's own (`code` is the SQLSTATE, as
+ * isRetryableTransactionError expects).
+ */
+export async function runStatement<R extends QueryResultRow>(manager: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
+  const runner = manager.queryRunner;
+  if (runner?.isReleased) throw new QueryRunnerAlreadyReleasedError();
+  const client = (runner ? await runner.connect() : (manager.connection.driver as unknown as { master: Pool }).master) as Pool | PoolClient;
+  const result = await client.query<R>({ name: statement.name, text: statement.text, values });
+  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+}

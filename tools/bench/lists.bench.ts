@@ -1,0 +1,370 @@
+import 'reflect-metadata';
+import type { ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createApiApp } from '@gateway/api';
+import { ApiKeysService } from '@gateway/domain/api-keys';
+import { DevelopersService } from '@gateway/domain/developers';
+import { UsersService } from '@gateway/domain/identity';
+import { loadConfig } from '@gateway/platform';
+import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { Client } from 'pg';
+import { SERVE_API, startChild, stopChild } from './bench-processes';
+import { benchGatewayEnv } from './bench-support';
+
+/**
+ * Every filter of the big lists on ONE account of BENCH_ROWS rows per list (default 10,000,000):
+ * payments, customers, refunds, wallet ledger entries, request logs (partitioned by day) and
+ * webhook delivery attempts, seeded with INSERT … SELECT generate_series (mostly NGN, USD absent,
+ * statuses mixed, spread over a year; request logs over 90 days), then ANALYZE. Each filter —
+ * first page, matching none, few, many, and a page 5,000 rows deep — is timed over HTTP against the
+ * real API in a child process: median and p95 of BENCH_RUNS requests, one at a time, marked `SLOW`
+ * when the median is above 20 ms. See docs/benchmarks.md ("List filters on a big account").
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ROWS=1000000 npm run bench:lists
+ *
+ * BENCH_LISTS=payments,customers… measures only those lists; BENCH_KEEP_DATABASE=1 keeps the seeded
+ * database (its URL is printed) and BENCH_DATABASE_URL measures one kept earlier without seeding.
+ */
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const LISTS = process.env.BENCH_LISTS?.split(',') ?? ['payments', 'customers', 'refunds', 'ledger', 'request-logs', 'deliveries'];
+const CHUNK = 1_000_000;
+const SLOW_MS = 20;
+const DEEP_ROWS = 5_000;
+const PASSWORD = 'bench lists password 1';
+const EMAIL = 'bench-lists-owner@example.com';
+/** A year of rows, newest first: row g was created g * SPREAD seconds ago. */
+const SPREAD_SECONDS = (365 * 86_400) / ROWS;
+const REQUEST_LOG_DAYS = 90;
+const ENDPOINT_REFERENCE = 'WHE_bench';
+
+interface Account {
+  developerId: string;
+  key: string;
+}
+
+interface Case {
+  list: string;
+  filter: string;
+  path: string;
+  /** Follow the cursor this many rows deep first, then time that page. */
+  deep?: boolean;
+}
+
+async function main(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
+  const reused = process.env.BENCH_DATABASE_URL;
+  const databaseUrl = reused ?? (await createTestDatabase('bench_lists', serverUrl));
+  const env = benchGatewayEnv(databaseUrl, 'http://127.0.0.1:9', { test: 'sk_test_bench_lists', live: 'sk_live_bench_lists' });
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const children: ChildProcess[] = [];
+  try {
+    const account = reused ? await keptAccount(db, env) : await seed(db, env);
+    const api = await startChild(children, [], env, SERVE_API);
+    const baseUrl = `http://127.0.0.1:${api.port}`;
+    const portalCookie = await portalSignIn(baseUrl);
+    const results: Array<Case & { median: number; p95: number; rows: number }> = [];
+    for (const item of cases().filter((c) => LISTS.includes(c.list))) {
+      const headers = item.path.startsWith('/api/portal/') ? portalCookie : { authorization: `Bearer ${account.key}` };
+      const path = item.deep ? await deepPath(baseUrl, item.path, headers) : item.path;
+      const timed = await measure(baseUrl, path, headers);
+      results.push({ ...item, ...timed });
+      log(`${item.list} ${item.filter}: median ${timed.median.toFixed(1)} ms, p95 ${timed.p95.toFixed(1)} ms (${timed.rows} rows)`);
+    }
+    await stopChild(api.child);
+    console.log('');
+    console.log(`${ROWS.toLocaleString()} rows per list in one account; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores, shared)`);
+    console.log('| list | filter | rows on page | median ms | p95 ms | |');
+    console.log('|---|---|---:|---:|---:|---|');
+    for (const r of results) console.log(`| ${r.list} | ${r.filter} | ${r.rows} | ${r.median.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.median > SLOW_MS ? 'SLOW' : ''} |`);
+    if (process.env.BENCH_KEEP_DATABASE) log(`database kept: BENCH_DATABASE_URL=${databaseUrl}`);
+  } finally {
+    for (const child of children) await stopChild(child);
+    await db.end();
+    if (!reused && !process.env.BENCH_KEEP_DATABASE) await dropTestDatabase(databaseUrl, serverUrl);
+  }
+}
+
+/** The requests measured: each list unfiltered, then each filter matching none, few and many rows. */
+function cases(): Case[] {
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+  const logs = `/api/v1/webhooks/${ENDPOINT_REFERENCE}/logs`;
+  return [
+    { list: 'payments', filter: 'first page', path: '/api/v1/payments' },
+    { list: 'payments', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/payments', deep: true },
+    { list: 'payments', filter: 'currency=USD (none)', path: '/api/v1/payments?currency=USD' },
+    { list: 'payments', filter: 'currency=KES (few)', path: '/api/v1/payments?currency=KES' },
+    { list: 'payments', filter: 'currency=NGN (many)', path: '/api/v1/payments?currency=NGN' },
+    { list: 'payments', filter: 'status=cancelled (none)', path: '/api/v1/payments?status=cancelled' },
+    { list: 'payments', filter: 'status=pending (few)', path: '/api/v1/payments?status=pending' },
+    { list: 'payments', filter: 'status=success (many)', path: '/api/v1/payments?status=success' },
+    { list: 'payments', filter: 'status=failed&currency=USD (none)', path: '/api/v1/payments?status=failed&currency=USD' },
+    { list: 'payments', filter: 'customer (none)', path: '/api/v1/payments?customer=CUS_bench_none' },
+    { list: 'payments', filter: 'customer (few)', path: '/api/v1/payments?customer=CUS_bench_few' },
+    { list: 'payments', filter: 'customer (many)', path: '/api/v1/payments?customer=CUS_bench_1' },
+    { list: 'payments', filter: 'from/to, a day a year ago', path: `/api/v1/payments?from=${day(360)}&to=${day(359)}` },
+    { list: 'customers', filter: 'first page', path: '/api/v1/customers' },
+    { list: 'customers', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/customers', deep: true },
+    { list: 'customers', filter: 'email (none)', path: '/api/v1/customers?email=nobody@example.com' },
+    { list: 'customers', filter: 'email (one)', path: '/api/v1/customers?email=customer-7@example.com' },
+    { list: 'refunds', filter: 'first page', path: '/api/v1/refunds' },
+    { list: 'refunds', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/refunds', deep: true },
+    { list: 'refunds', filter: 'payment (none)', path: '/api/v1/refunds?payment=PAY-bench-none' },
+    { list: 'refunds', filter: 'payment (one)', path: '/api/v1/refunds?payment=PAY-bench-7' },
+    { list: 'ledger', filter: 'first page', path: '/api/v1/wallet/ledger' },
+    { list: 'ledger', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/wallet/ledger', deep: true },
+    { list: 'ledger', filter: 'currency=USD (none)', path: '/api/v1/wallet/ledger?currency=USD' },
+    { list: 'ledger', filter: 'currency=KES (few)', path: '/api/v1/wallet/ledger?currency=KES' },
+    { list: 'ledger', filter: 'type=settlement (none)', path: '/api/v1/wallet/ledger?type=settlement' },
+    { list: 'ledger', filter: 'type=debit (few)', path: '/api/v1/wallet/ledger?type=debit' },
+    { list: 'ledger', filter: 'type=credit (many)', path: '/api/v1/wallet/ledger?type=credit' },
+    { list: 'ledger', filter: 'reference (none)', path: '/api/v1/wallet/ledger?reference=PAY-bench-none' },
+    { list: 'ledger', filter: 'reference (one)', path: '/api/v1/wallet/ledger?reference=PAY-bench-7' },
+    { list: 'ledger', filter: 'from/to, a day a year ago', path: `/api/v1/wallet/ledger?from=${day(360)}&to=${day(359)}` },
+    { list: 'request-logs', filter: 'first page', path: '/api/portal/request-logs' },
+    { list: 'request-logs', filter: `${DEEP_ROWS} rows deep`, path: '/api/portal/request-logs', deep: true },
+    { list: 'request-logs', filter: 'status=503 (none)', path: '/api/portal/request-logs?status=503' },
+    { list: 'request-logs', filter: 'status_class=5xx (few)', path: '/api/portal/request-logs?status_class=5xx' },
+    { list: 'request-logs', filter: 'status_class=4xx (some)', path: '/api/portal/request-logs?status_class=4xx' },
+    { list: 'request-logs', filter: 'path (none)', path: '/api/portal/request-logs?path=subscriptions' },
+    { list: 'request-logs', filter: 'path (few)', path: '/api/portal/request-logs?path=transfers' },
+    { list: 'request-logs', filter: 'path (many)', path: '/api/portal/request-logs?path=payments' },
+    { list: 'request-logs', filter: 'request_id (none)', path: '/api/portal/request-logs?request_id=req_none' },
+    { list: 'request-logs', filter: 'request_id (one, 80 days old)', path: `/api/portal/request-logs?request_id=req_bench_${ROWS - Math.floor(ROWS / 9)}` },
+    { list: 'request-logs', filter: 'from/to, a day 60 days ago', path: `/api/portal/request-logs?from=${day(60)}&to=${day(59)}` },
+    { list: 'deliveries', filter: 'endpoint attempts, first page', path: logs },
+    { list: 'deliveries', filter: `endpoint attempts, ${DEEP_ROWS} rows deep`, path: logs, deep: true },
+    { list: 'deliveries', filter: 'failed attempts of the account (few)', path: '/api/portal/webhooks/deliveries/failed' },
+  ];
+}
+
+/** One test-mode account (key with every read scope, a portal owner), then each list's rows in plain SQL. */
+async function seed(db: Client, env: Record<string, string>): Promise<Account> {
+  const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
+  let developerId: string;
+  let key: string;
+  try {
+    const developer = await app.get(DevelopersService, { strict: false }).create({ email: EMAIL, name: 'Big account', emailVerified: true });
+    developerId = developer.id;
+    const scopes = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read'];
+    key = (await app.get(ApiKeysService, { strict: false }).issue({ developerId, mode: 'test', kind: 'secret', scopes })).secret;
+    // A member of the account: created as staff is (verified e-mail, password), then made its owner.
+    const user = await app.get(UsersService, { strict: false }).createPlatformUser({ email: EMAIL, name: 'Owner', password: PASSWORD, platformRole: 'admin' });
+    await db.query(`UPDATE users SET platform_role = NULL WHERE id = $1`, [user.id]);
+    await db.query(`INSERT INTO memberships (user_id, developer_id, role) VALUES ($1, $2, 'owner')`, [user.id, developerId]);
+  } finally {
+    await app.close();
+  }
+  const started = performance.now();
+  const params = [developerId, SPREAD_SECONDS];
+  if (LISTS.some((l) => ['payments', 'customers', 'refunds'].includes(l))) {
+    await timed('customers', () => chunked(db, CUSTOMERS_SQL, params));
+    await db.query(
+      `INSERT INTO customers (developer_id, mode, reference, email, created_at)
+       VALUES ($1, 'test', 'CUS_bench_few', 'few@example.com', now() - interval '400 days'),
+              ($1, 'test', 'CUS_bench_none', 'none@example.com', now() - interval '400 days')`,
+      [developerId],
+    );
+  }
+  if (LISTS.some((l) => ['payments', 'refunds'].includes(l))) await timed('payments', () => chunked(db, PAYMENTS_SQL, params));
+  if (LISTS.includes('refunds')) await timed('refunds', () => chunked(db, REFUNDS_SQL, params));
+  if (LISTS.includes('ledger')) await timed('ledger entries', () => seedLedger(db, developerId));
+  if (LISTS.includes('request-logs')) await timed('request logs', () => seedRequestLogs(db, developerId));
+  const endpointId = await seedEndpoint(db, developerId);
+  if (LISTS.includes('deliveries')) await timed('webhook delivery attempts', () => chunked(db, DELIVERY_LOGS_SQL, [developerId, SPREAD_SECONDS, endpointId]));
+  await timed('ANALYZE', () => db.query('VACUUM ANALYZE'));
+  log(`seeded in ${seconds(started)} s`);
+  return { developerId, key };
+}
+
+/** `sql` once per CHUNK rows: $1 developer, $2 spread, $3/$4 the chunk's first and last g, then the rest of `params` from $5. */
+async function chunked(db: Client, sql: string, params: unknown[]): Promise<void> {
+  const [developerId, spread, ...rest] = params;
+  for (let first = 1; first <= ROWS; first += CHUNK) await db.query(sql, [developerId, spread, first, Math.min(first + CHUNK - 1, ROWS), ...rest]);
+}
+
+// Customer n is row g = n; payments of customer 1 are many (every 1,000th), 'CUS_bench_few' has three, 'CUS_bench_none' none.
+const CUSTOMERS_SQL = `
+  INSERT INTO customers (developer_id, mode, reference, email, created_at)
+  SELECT $1, 'test', 'CUS_bench_' || g, 'customer-' || g || '@example.com', now() - g * ($2::float8 * interval '1 second')
+    FROM generate_series($3::int, $4::int) g`;
+
+// 85 % success, 10 % failed, 5 % abandoned, 1 in 100,000 pending; NGN but 1 in 100,000 KES; no USD.
+const PAYMENTS_SQL = `
+  INSERT INTO payments (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
+                        platform_fee, provider_fee, net_amount, paid_at, created_at, updated_at)
+  SELECT $1, 'test', 'PAY-bench-' || g, s.status, c.id, c.reference, c.email, 100 + g % 9000, CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, 0,
+         CASE WHEN s.status = 'success' THEN 1 END, CASE WHEN s.status = 'success' THEN 1 END,
+         CASE WHEN s.status = 'success' THEN 98 + g % 9000 END, CASE WHEN s.status = 'success' THEN s.t END, s.t, s.t
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (
+     SELECT now() - g * ($2::float8 * interval '1 second') AS t,
+            CASE WHEN g % 100000 = 3 THEN 'pending' WHEN g % 20 < 17 THEN 'success' WHEN g % 20 < 19 THEN 'failed' ELSE 'abandoned' END AS status) s
+    JOIN customers c ON c.developer_id = $1 AND c.reference = CASE WHEN g % 1000 = 0 THEN 'CUS_bench_1' WHEN g IN (11, 12, 13) THEN 'CUS_bench_few' ELSE 'CUS_bench_' || g END`;
+
+// One refund per payment, a moment (one spread) after it: processed, 1 in 100,000 pending, none failed.
+const REFUNDS_SQL = `
+  INSERT INTO refunds (developer_id, mode, reference, payment_id, payment_reference, amount, currency, status, created_at, updated_at)
+  SELECT p.developer_id, 'test', 'RFD-bench-' || g, p.id, p.reference, 50, p.currency,
+         CASE WHEN g % 100000 = 5 THEN 'pending' ELSE 'processed' END, p.created_at + $2::float8 * interval '1 second', p.created_at + $2::float8 * interval '1 second'
+    FROM generate_series($3::int, $4::int) g
+    JOIN payments p ON p.reference = 'PAY-bench-' || g
+   WHERE p.developer_id = $1`;
+
+/** Wallet entries (one posting holds them: the list never reads postings), oldest first so seq follows time. */
+async function seedLedger(db: Client, developerId: string): Promise<void> {
+  const [{ id: postingId }] = (
+    await db.query(
+      `INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind) VALUES ($1, 'test', 'NGN', 'bench', 'bench', 'bench') RETURNING id`,
+      [developerId],
+    )
+  ).rows as Array<{ id: string }>;
+  for (let last = ROWS; last >= 1; last -= CHUNK) {
+    await db.query(
+      `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at, chain_slot, hash)
+       SELECT $3, $1, 'test', CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, 'wallet', 'available',
+              CASE WHEN g % 100000 = 9 THEN 'debit' WHEN g % 2 = 0 THEN 'credit' ELSE 'fee' END,
+              CASE WHEN g % 2 = 0 THEN 100 ELSE -1 END, 'PAY-bench-' || g, 'bench', now() - g * ($2::float8 * interval '1 second'), g % 16, sha256(g::text::bytea)
+         FROM generate_series($4::int, $5::int, -1) g`,
+      [developerId, SPREAD_SECONDS, postingId, last, Math.max(1, last - CHUNK + 1)],
+    );
+  }
+}
+
+/** 90 days of requests, one partition per day as the scheduler's upkeep keeps them. */
+async function seedRequestLogs(db: Client, developerId: string): Promise<void> {
+  await db.query(`
+    DO $$ DECLARE d date; BEGIN
+      FOR d IN SELECT generate_series(current_date - ${REQUEST_LOG_DAYS + 1}, current_date - 1, interval '1 day')::date LOOP
+        EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF request_logs FOR VALUES FROM (%L) TO (%L)',
+          'request_logs_p' || to_char(d, 'YYYYMMDD'), d::timestamp AT TIME ZONE 'UTC', (d + 1)::timestamp AT TIME ZONE 'UTC');
+      END LOOP; END $$`);
+  const spread = (REQUEST_LOG_DAYS * 86_400) / ROWS;
+  // 2xx, 1 in 50 a 4xx, 1 in 100,000 a 500; paths mostly payments, 1 in 100,000 a transfer.
+  await chunked(
+    db,
+    `INSERT INTO request_logs (request_id, created_at, duration_ms, developer_id, mode, method, path, route, status_code)
+     SELECT 'req_bench_' || g, now() - g * ($2::float8 * interval '1 second'), 12, $1, 'test', 'GET',
+            CASE WHEN g % 100000 = 11 THEN '/api/v1/transfers/' || g WHEN g % 3 = 0 THEN '/api/v1/customers/' || g ELSE '/api/v1/payments/' || g END,
+            NULL, CASE WHEN g % 100000 = 13 THEN 500 WHEN g % 50 = 0 THEN 404 ELSE 200 END
+       FROM generate_series($3::int, $4::int) g`,
+    [developerId, spread],
+  );
+}
+
+async function seedEndpoint(db: Client, developerId: string): Promise<string> {
+  const [{ id: endpointId }] = (
+    await db.query(
+      `INSERT INTO webhook_endpoints (reference, developer_id, mode, url, events, webhook_version, secret_ciphertext, created_at, updated_at)
+       VALUES ($2, $1, 'test', 'https://example.com/hooks', '{payment.success}', 'v1', 'unused', now(), now()) RETURNING id`,
+      [developerId, ENDPOINT_REFERENCE],
+    )
+  ).rows as Array<{ id: string }>;
+  await db.query(`INSERT INTO events (id, developer_id, mode, name, data, created_at) VALUES ('evt_bench', $1, 'test', 'payment.success', '{}', now())`, [developerId]);
+  await db.query(
+    `INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, next_attempt_at, created_at) VALUES ($1, 'test', $2, 'evt_bench', 'delivered', now(), now())`,
+    [developerId, endpointId],
+  );
+  return endpointId;
+}
+
+// Attempts of one delivery (the lists never read deliveries), 1 in 100,000 failed.
+const DELIVERY_LOGS_SQL = `
+  INSERT INTO webhook_delivery_logs (reference, delivery_id, developer_id, mode, endpoint_id, event_id, event_name, attempt, trigger, success, status_code, latency_ms, created_at)
+  SELECT 'WHL_bench_' || g, d.id, $1, 'test', $5, 'evt_bench', 'payment.success', g, 'automatic', g % 100000 <> 17,
+         CASE WHEN g % 100000 = 17 THEN 500 ELSE 200 END, 40, now() - g * ($2::float8 * interval '1 second')
+    FROM generate_series($3::int, $4::int) g, webhook_deliveries d WHERE d.endpoint_id = $5`;
+
+async function keptAccount(db: Client, env: Record<string, string>): Promise<Account> {
+  const [row] = (
+    await db.query(
+      `SELECT id AS developer_id FROM developers WHERE email = $1`,
+      [EMAIL],
+    )
+  ).rows as Array<{ developer_id: string }>;
+  const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
+  try {
+    const scopes = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read'];
+    const { secret } = await app.get(ApiKeysService, { strict: false }).issue({ developerId: row.developer_id, mode: 'test', kind: 'secret', scopes });
+    return { developerId: row.developer_id, key: secret };
+  } finally {
+    await app.close();
+  }
+}
+
+/** The owner's portal session cookies (CSRF token first, then the password step). */
+async function portalSignIn(baseUrl: string): Promise<Record<string, string>> {
+  const cookies = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(';')[0];
+      cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+  };
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const csrf = await fetch(`${baseUrl}/api/portal/auth/csrf`);
+  keep(csrf);
+  const token = ((await csrf.json()) as { data: { csrf_token: string } }).data.csrf_token;
+  const login = await fetch(`${baseUrl}/api/portal/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie: cookie() },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`portal login: ${login.status} ${await login.text()}`);
+  keep(login);
+  return { cookie: cookie() };
+}
+
+/** `path` continued from the cursor DEEP_ROWS rows in (pages of 100). */
+async function deepPath(baseUrl: string, path: string, headers: Record<string, string>): Promise<string> {
+  const join = path.includes('?') ? '&' : '?';
+  let cursor: string | null = null;
+  for (let read = 0; read < DEEP_ROWS; read += 100) {
+    const body = await get(baseUrl, `${path}${join}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, headers);
+    cursor = body.meta?.next_cursor ?? null;
+    if (!cursor) throw new Error(`${path}: fewer than ${DEEP_ROWS} rows`);
+  }
+  return `${path}${join}cursor=${encodeURIComponent(cursor as string)}`;
+}
+
+async function measure(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ median: number; p95: number; rows: number }> {
+  const rows = (await get(baseUrl, path, headers)).data.length; // warm-up: plan caches and buffers
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await get(baseUrl, path, headers);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)];
+  return { median: at(0.5), p95: at(0.95), rows };
+}
+
+async function get(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ data: unknown[]; meta?: { next_cursor?: string | null } }> {
+  const response = await fetch(`${baseUrl}${path}`, { headers });
+  const body = (await response.json()) as { data: unknown[]; meta?: { next_cursor?: string | null } };
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function timed(label: string, run: () => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  await run();
+  log(`${label}: ${seconds(started)} s`);
+}
+
+function seconds(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(1);
+}
+
+function log(message: string): void {
+  console.log(`[bench:lists] ${message}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
