@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { signCallbackBody } from '@gateway/provider-sim';
 import { DataSource } from 'typeorm';
+import { type TestGateway, startGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant, type TestMerchant } from '../support/merchants';
 import { buyer, customerWithSavedCard, eventsFor, initializePayment, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from '../support/payments';
@@ -39,16 +40,15 @@ describe('reliability: provider faults', () => {
   const callsTo = (call: string) => providerCalls.get(call) ?? 0;
   const sockets = { armed: false, open: new Set<Socket>(), most: 0, accepted: 0 };
 
+  const gatewayEnv = {
+    PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
+    PROVIDER_BREAKER_RESET_MS: String(BREAKER_RESET_MS),
+    PROVIDER_MAX_SOCKETS: String(MAX_SOCKETS),
+    IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: '2',
+  };
+
   beforeAll(async () => {
-    h = await startPaymentsHarness(
-      {
-        PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
-        PROVIDER_BREAKER_RESET_MS: String(BREAKER_RESET_MS),
-        PROVIDER_MAX_SOCKETS: String(MAX_SOCKETS),
-        IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: '2',
-      },
-      { ownDatabase: true },
-    );
+    h = await startPaymentsHarness(gatewayEnv, { ownDatabase: true });
     h.sim.setKnobs({ hangMs: 2 * PROVIDER_TIMEOUT_MS });
     h.sim.app.server.on('request', (request: IncomingMessage) => {
       const call = `${request.method} ${(request.url ?? '').split('?')[0].replace(/\/[^/]*PAY-[^/]*$/, '/:reference')}`;
@@ -406,83 +406,96 @@ describe('reliability: provider faults', () => {
     timeoutFor(1, 0),
   );
 
-  it('a 5xx storm: 502 provider_error, then the breaker answers at once without calling the provider, and recovers after its cool-down', async () => {
-    const m = await createMerchant(h.gateway);
-    const before = callsTo('POST /transaction/initialize');
-    h.sim.setKnobs({ failNext: 1_000 });
-    const answers: Array<{ status: number; code: string; ms: number }> = [];
-    for (let i = 0; i < STORM; i++) {
-      const started = performance.now();
-      const answer = await initializePayment(h.gateway, m, { amount: 1000, email: buyer() });
-      answers.push({ status: answer.status, code: answer.body?.code, ms: performance.now() - started });
-    }
-    const reached = callsTo('POST /transaction/initialize') - before;
-    expect(answers.every((a) => a.status === 502 && a.code === 'provider_error')).toBe(true);
-    // The breaker opened once more than half of its window's calls (10 at least) had failed — later
-    // when the window (10 s) still holds the previous test's successes — and the rest never left the gateway.
-    expect(reached).toBeGreaterThanOrEqual(10);
-    // (Counted at the provider, not timed: its 500s come at once too, and a busy machine is slow.)
-    expect(STORM - reached).toBeGreaterThanOrEqual(STORM / 4);
-
-    // The provider is back: after the cool-down one probe goes through and calls flow again.
-    h.sim.setKnobs({ failNext: 0 });
-    await waitFor(async () => (await initializePayment(h.gateway, m, { amount: 1000, email: buyer() })).status === 201, {
-      timeoutMs: 10 * BREAKER_RESET_MS,
-      what: 'the breaker to close once the provider answers again',
-    });
-    expect((await initializePayment(h.gateway, m, { amount: 1000, email: buyer() })).status).toBe(201);
-  });
-
-  it('a provider that hangs: 504 gateway_timeout after PROVIDER_TIMEOUT_MS, then the breaker stops the waiting', async () => {
-    const m = await createMerchant(h.gateway);
-    const before = callsTo('POST /transaction/initialize');
-    h.sim.setKnobs({ timeoutNext: 1_000 });
-    const answers: Array<{ status: number; code: string; ms: number }> = [];
-    for (let i = 0; i < 15; i++) {
-      const started = performance.now();
-      const answer = await initializePayment(h.gateway, m, { amount: 1000, email: buyer() });
-      answers.push({ status: answer.status, code: answer.body?.code, ms: performance.now() - started });
-    }
-    const timedOut = answers.filter((a) => a.status === 504 && a.code === 'gateway_timeout');
-    const paused = answers.filter((a) => a.status === 502 && a.code === 'provider_error');
-    expect(timedOut.length + paused.length).toBe(answers.length);
-    // At most the breaker's volume threshold (10 calls in its window) waited the whole timeout;
-    // fewer when its window still holds the previous storm's failures.
-    expect(timedOut.length).toBeGreaterThanOrEqual(1);
-    expect(timedOut.length).toBeLessThanOrEqual(10);
-    expect(paused.length).toBeGreaterThanOrEqual(5);
-    expect(Math.min(...timedOut.map((a) => a.ms))).toBeGreaterThanOrEqual(PROVIDER_TIMEOUT_MS * 0.9);
-    // Paused answers never waited for the provider: only the timed-out calls reached it.
-    expect(callsTo('POST /transaction/initialize') - before).toBe(timedOut.length);
-    h.sim.setKnobs({ timeoutNext: 0 });
-    await waitFor(async () => (await initializePayment(h.gateway, m, { amount: 1000, email: buyer() })).status === 201, {
-      timeoutMs: 10 * BREAKER_RESET_MS,
-      what: 'the breaker to close once the provider answers again',
-    });
-  });
-
-  it(`a hanging provider: ${HUNG_BURST} calls at once never hold more than PROVIDER_MAX_SOCKETS (${MAX_SOCKETS}) connections to it`, async () => {
-    const m = await createMerchant(h.gateway);
-    await h.sim.idle();
-    h.sim.setKnobs({ timeoutNext: 1_000 });
-    Object.assign(sockets, { armed: true, most: 0, accepted: 0 });
-    sockets.open.clear();
-    let answers: HttpResult[];
+  /**
+   * The breaker tests each run on an API instance of their own (same database and provider): a
+   * breaker decides on the calls in its 10 s window, which must hold this test's calls only — not
+   * the earlier tests' successes and failures, of which a fast machine fits more in the window.
+   */
+  async function onOwnInstance(test: (gateway: TestGateway, m: TestMerchant) => Promise<void>): Promise<void> {
+    const gateway = await startGateway(schedulerEnvFor(h, gatewayEnv));
     try {
-      answers = await Promise.all(Array.from({ length: HUNG_BURST }, () => initializePayment(h.gateway, m, { amount: 1000, email: buyer() })));
+      await test(gateway, await createMerchant(gateway));
     } finally {
-      sockets.armed = false;
-      h.sim.setKnobs({ timeoutNext: 0 });
+      await gateway.close();
     }
-    // Every call is told the provider did not answer; the ones waiting for a socket waited inside the same timeout.
-    expect(answers.map((a) => `${a.status} ${a.body?.code}`).filter((a) => a !== '504 gateway_timeout' && a !== '502 provider_error')).toEqual([]);
-    expect(sockets.most).toBeLessThanOrEqual(MAX_SOCKETS);
-    // Each timed-out call's socket is closed and a waiting call may open another: never beyond the cap at once.
-    // The cap was reached: the calls did wait on each other, not on a breaker that answered them at once.
-    expect(sockets.most).toBe(MAX_SOCKETS);
-    await waitFor(async () => (await initializePayment(h.gateway, m, { amount: 1000, email: buyer() })).status === 201, {
-      timeoutMs: 10 * BREAKER_RESET_MS,
-      what: 'the breaker to close once the provider answers again',
-    });
-  });
+  }
+
+  it('a 5xx storm: 502 provider_error, then the breaker answers at once without calling the provider, and recovers after its cool-down', () =>
+    onOwnInstance(async (gateway, m) => {
+      const before = callsTo('POST /transaction/initialize');
+      h.sim.setKnobs({ failNext: 1_000 });
+      const answers: Array<{ status: number; code: string; ms: number }> = [];
+      for (let i = 0; i < STORM; i++) {
+        const started = performance.now();
+        const answer = await initializePayment(gateway, m, { amount: 1000, email: buyer() });
+        answers.push({ status: answer.status, code: answer.body?.code, ms: performance.now() - started });
+      }
+      const reached = callsTo('POST /transaction/initialize') - before;
+      expect(answers.every((a) => a.status === 502 && a.code === 'provider_error')).toBe(true);
+      // The breaker opened once more than half of its window's calls (10 at least) had failed, and the
+      // rest never left the gateway but for a probe after each cool-down.
+      expect(reached).toBeGreaterThanOrEqual(10);
+      // (Counted at the provider, not timed: its 500s come at once too, and a busy machine is slow.)
+      expect(STORM - reached).toBeGreaterThanOrEqual(STORM / 4);
+
+      // The provider is back: after the cool-down one probe goes through and calls flow again.
+      h.sim.setKnobs({ failNext: 0 });
+      await waitFor(async () => (await initializePayment(gateway, m, { amount: 1000, email: buyer() })).status === 201, {
+        timeoutMs: 10 * BREAKER_RESET_MS,
+        what: 'the breaker to close once the provider answers again',
+      });
+      expect((await initializePayment(gateway, m, { amount: 1000, email: buyer() })).status).toBe(201);
+    }));
+
+  it('a provider that hangs: 504 gateway_timeout after PROVIDER_TIMEOUT_MS, then the breaker stops the waiting', () =>
+    onOwnInstance(async (gateway, m) => {
+      const before = callsTo('POST /transaction/initialize');
+      h.sim.setKnobs({ timeoutNext: 1_000 });
+      const answers: Array<{ status: number; code: string; ms: number }> = [];
+      for (let i = 0; i < 15; i++) {
+        const started = performance.now();
+        const answer = await initializePayment(gateway, m, { amount: 1000, email: buyer() });
+        answers.push({ status: answer.status, code: answer.body?.code, ms: performance.now() - started });
+      }
+      const timedOut = answers.filter((a) => a.status === 504 && a.code === 'gateway_timeout');
+      const paused = answers.filter((a) => a.status === 502 && a.code === 'provider_error');
+      expect(timedOut.length + paused.length).toBe(answers.length);
+      // At most the breaker's volume threshold (10 calls in its window) waited the whole timeout.
+      expect(timedOut.length).toBeGreaterThanOrEqual(1);
+      expect(timedOut.length).toBeLessThanOrEqual(10);
+      expect(paused.length).toBeGreaterThanOrEqual(5);
+      expect(Math.min(...timedOut.map((a) => a.ms))).toBeGreaterThanOrEqual(PROVIDER_TIMEOUT_MS * 0.9);
+      // Paused answers never waited for the provider: only the timed-out calls reached it.
+      expect(callsTo('POST /transaction/initialize') - before).toBe(timedOut.length);
+      h.sim.setKnobs({ timeoutNext: 0 });
+      await waitFor(async () => (await initializePayment(gateway, m, { amount: 1000, email: buyer() })).status === 201, {
+        timeoutMs: 10 * BREAKER_RESET_MS,
+        what: 'the breaker to close once the provider answers again',
+      });
+    }));
+
+  it(`a hanging provider: ${HUNG_BURST} calls at once never hold more than PROVIDER_MAX_SOCKETS (${MAX_SOCKETS}) connections to it`, () =>
+    onOwnInstance(async (gateway, m) => {
+      await h.sim.idle();
+      h.sim.setKnobs({ timeoutNext: 1_000 });
+      Object.assign(sockets, { armed: true, most: 0, accepted: 0 });
+      sockets.open.clear();
+      let answers: HttpResult[];
+      try {
+        answers = await Promise.all(Array.from({ length: HUNG_BURST }, () => initializePayment(gateway, m, { amount: 1000, email: buyer() })));
+      } finally {
+        sockets.armed = false;
+        h.sim.setKnobs({ timeoutNext: 0 });
+      }
+      // Every call is told the provider did not answer; the ones waiting for a socket waited inside the same timeout.
+      expect(answers.map((a) => `${a.status} ${a.body?.code}`).filter((a) => a !== '504 gateway_timeout' && a !== '502 provider_error')).toEqual([]);
+      expect(sockets.most).toBeLessThanOrEqual(MAX_SOCKETS);
+      // Each timed-out call's socket is closed and a waiting call may open another: never beyond the cap at once.
+      // The cap was reached: the calls did wait on each other, not on a breaker that answered them at once.
+      expect(sockets.most).toBe(MAX_SOCKETS);
+      await waitFor(async () => (await initializePayment(gateway, m, { amount: 1000, email: buyer() })).status === 201, {
+        timeoutMs: 10 * BREAKER_RESET_MS,
+        what: 'the breaker to close once the provider answers again',
+      });
+    }));
 });

@@ -148,7 +148,11 @@ export class PaystackHttpClient {
   private async exchange(mode: Mode, request: PaystackRequest): Promise<PaystackEnvelope> {
     const account = this.accounts[mode];
     const started = Date.now();
-    const signal = AbortSignal.timeout(this.timeoutMs);
+    // A timer cleared when the call ends: AbortSignal.timeout's would stay alive for the whole
+    // timeout after every call (thousands at once under load).
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const signal = timeout.signal;
     const headers: Record<string, string> = { authorization: `Bearer ${account.secretKey}`, accept: 'application/json' };
     if (request.body) headers['content-type'] = 'application/json';
     if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
@@ -176,6 +180,8 @@ export class PaystackHttpClient {
       }
       this.logger.warn(`${mode} ${request.operation}: unreachable after ${elapsed} ms (${describeTransportError(error)})`);
       throw new ProviderOutageError('provider_error', UNAVAILABLE_MESSAGE);
+    } finally {
+      clearTimeout(timer);
     }
 
     const elapsed = Date.now() - started;
