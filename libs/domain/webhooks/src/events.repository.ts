@@ -58,10 +58,4 @@ export class EventsRepository {
   findByRequest(ctx: DeveloperContext, requestId: string, limit: number): Promise<EventEntity[]> {
     return this.dataSource.query(FOR_REQUEST_SQL, [ctx.developerId, ctx.mode, requestId, limit]) as Promise<EventEntity[]>;
   }
-
-  /** The event's name, for an attempt's log (undefined once the event is gone). */
-  async nameOf(m: EntityManager, id: string): Promise<string | undefined> {
-    const [event] = (await m.query(`SELECT name FROM events WHERE id = $1`, [id])) as Array<{ name: string }>;
-    return event?.name;
-  }
 }
