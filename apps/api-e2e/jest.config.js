@@ -9,8 +9,12 @@ module.exports = {
   rootDir: '.',
   // libs/sdk is ES modules (for Node and browsers): its relative imports name the emitted `.js` file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  globalSetup: '<rootDir>/../../libs/platform/src/testing/global-setup.ts',
-  // Drops the run's database, or keeps it for the reliability tier's secrets-at-rest scan (src/support/test-artifacts.ts).
+  // Each worker runs its files one after another on a database of its own (worker-databases.ts).
+  // E2E_WORKERS sets how many (`npm test` does); jest's default otherwise.
+  ...(Number(process.env.E2E_WORKERS) > 0 ? { maxWorkers: Number(process.env.E2E_WORKERS) } : {}),
+  globalSetup: '<rootDir>/../../libs/platform/src/testing/worker-databases.ts',
+  setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
+  // Drops the run's databases, or keeps them for the reliability tier's secrets-at-rest scan (src/support/test-artifacts.ts).
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/src/support/ledger-invariants.setup.ts', '<rootDir>/src/support/openapi-responses.setup.ts'],
   testTimeout: 30000,

@@ -1,7 +1,7 @@
 /**
  * Two kinds of tests:
  *  - src/**\/*.spec.ts(x): fast unit tests (node environment, no DOM);
- *  - test/**\/*.browser-spec.ts: builds the portal with Vite, serves it with `vite preview`
+ *  - test/**\/*.browser-spec.ts: builds the portal with Vite (once per run), serves it with `vite preview`
  *    and drives Chromium (CHROMIUM_PATH, default Debian's /usr/bin/chromium) through playwright-core.
  * The generous timeout is for the browser tests (Vite build + browser start in beforeAll).
  *
@@ -12,9 +12,14 @@ module.exports = {
   preset: '../../jest.preset.js',
   rootDir: '.',
   testMatch: ['<rootDir>/src/**/*.spec.{ts,tsx}', '<rootDir>/test/**/*.browser-spec.ts'],
-  // The session browser tests boot the real API on a fresh database, as apps/api-e2e does.
-  globalSetup: '<rootDir>/../../libs/platform/src/testing/global-setup.ts',
-  globalTeardown: '<rootDir>/../../libs/platform/src/testing/global-teardown.ts',
+  // The browser tests boot the real API on a fresh database, as apps/api-e2e does: one per worker
+  // (libs/platform/src/testing/worker-databases.ts). The setup also names the directory of the
+  // run's one `vite build` (test/support/portal-build.ts). PORTAL_WORKERS sets how many workers
+  // (`npm test` does); jest's default otherwise.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  ...(Number(process.env.PORTAL_WORKERS) > 0 ? { maxWorkers: Number(process.env.PORTAL_WORKERS) } : {}),
   testTimeout: 60000,
   passWithNoTests: false,
 };

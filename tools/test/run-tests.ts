@@ -1,64 +1,98 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@gateway/platform';
-import { dropTestDatabase } from '@gateway/platform/testing';
+import { createTemplateDatabase, dropTestDatabase, TEMPLATE_DATABASE_VARIABLE } from '@gateway/platform/testing';
 
 /**
- * `npm test`: every project's tests, then the reliability tier, each on a fresh database it
+ * `npm test`: every project's tests (the Nx `test` target), each project on fresh databases it
  * creates on this run's server — DATABASE_URL's server when set, otherwise an embedded PostgreSQL
- * started for the run. The tier runs after the other tests, not beside them: its trials load both
- * cores, and timing-sensitive tests must not share the machine with them. `--reliability` runs the
- * tier alone (`npm run test:reliability`). Other arguments go to `nx run-many` (e.g.
- * `npm test -- --projects=api-e2e`).
+ * started for the run. `--reliability` runs the reliability tier instead (`npm run test:reliability`,
+ * docs/reliability.md); `--all` runs both, the tier after the other tests (`npm run test:all`, what
+ * CI runs): its trials load both cores, and timing-sensitive tests must not share the machine with
+ * them. Other arguments go to `nx run-many` (e.g. `npm test -- --projects=api-e2e`).
  */
 async function main(): Promise<number> {
-  const reliabilityOnly = process.argv.includes('--reliability');
-  const args = process.argv.slice(2).filter((arg) => arg !== '--reliability');
-  const stages = reliabilityOnly ? ['reliability'] : ['test', 'reliability'];
+  const flags = new Set(['--reliability', '--all']);
+  const args = process.argv.slice(2).filter((arg) => !flags.has(arg));
+  const stages = process.argv.includes('--all') ? ['test', 'reliability'] : process.argv.includes('--reliability') ? ['reliability'] : ['test'];
   // A signal sent to this process alone (npm forwards one: the script `exec`s it) is passed to the
-  // test run; the embedded server is stopped once the run has ended.
-  let child: ChildProcess | undefined;
+  // test runs; the embedded server is stopped once they have ended.
+  const children = new Set<ChildProcess>();
   let interrupted = false;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       interrupted = true;
-      child?.kill(signal);
+      for (const child of children) child.kill(signal);
     });
   }
   const serverUrl = process.env.TEST_DATABASE_SERVER_URL || process.env.DATABASE_URL;
   const embedded = serverUrl
     ? undefined
     : await startEmbeddedPostgres({ dir: '.data/test-postgres', port: 54330, log: (l) => process.stderr.write(`${l}\n`) });
+  const server = (serverUrl ?? embedded?.url) as string;
   // The e2e tests' databases and the apps' logs stay until the reliability tier's secrets-at-rest
   // scan has read them (apps/api-e2e/src/support/test-artifacts.ts); this run removes them at the end.
-  const artifacts = await mkdtemp(join(tmpdir(), 'gateway-test-run-'));
-  const env = { ...process.env, TEST_DATABASE_SERVER_URL: serverUrl ?? embedded?.url, NX_TUI: 'false', TEST_RUN_ARTIFACTS_DIR: artifacts };
+  // Without the tier they are dropped as each project ends.
+  const artifacts = stages.includes('reliability') ? await mkdtemp(join(tmpdir(), 'gateway-test-run-')) : undefined;
+  let template: { name: string; url: string } | undefined;
   try {
+    // Migrated once; every database the tests create is a copy of it (test-database.ts).
+    template = await createTemplateDatabase(server);
+    const env = {
+      ...process.env,
+      TEST_DATABASE_SERVER_URL: server,
+      [TEMPLATE_DATABASE_VARIABLE]: template.name,
+      // The e2e files mostly wait on HTTP and PostgreSQL: two or more at once, each worker on a database of its own.
+      E2E_WORKERS: process.env.E2E_WORKERS || String(Math.max(2, availableParallelism() - 1)),
+      NX_TUI: 'false',
+      ...(artifacts ? { TEST_RUN_ARTIFACTS_DIR: artifacts } : {}),
+    };
+    const nx = (nxArgs: string[]) =>
+      new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '--outputStyle=stream', ...nxArgs], { env, stdio: 'inherit' });
+        children.add(child);
+        child.on('exit', (exit, signal) => {
+          children.delete(child);
+          resolve(exit ?? (signal ? 1 : 0));
+        });
+      });
     // Every stage runs, so one failing stage does not hide another's results; the run fails if any did.
     let failed = 0;
     for (const target of stages) {
       if (interrupted) return 1;
-      const code = await new Promise<number>((resolve) => {
-        child = spawn(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '-t', target, '--outputStyle=stream', ...args], { env, stdio: 'inherit' });
-        child.on('exit', (exit, signal) => resolve(exit ?? (signal ? 1 : 0)));
-      });
-      failed ||= code;
+      const codes = await Promise.all(target === 'test' && args.length === 0 ? everyProjectsTests(nx) : [nx(['-t', target, ...args])]);
+      failed ||= codes.find((code) => code !== 0) ?? 0;
     }
     return failed;
   } finally {
-    await removeArtifacts(artifacts, env.TEST_DATABASE_SERVER_URL as string);
+    if (artifacts) await removeArtifacts(artifacts, server);
+    if (template) await dropTestDatabase(template.url, server);
     await embedded?.stop();
   }
+}
+
+/** The projects whose tests take longest (the e2e tests, the portal's browser tests). */
+const LONGEST = ['api-e2e', 'portal'];
+
+/**
+ * Every project's tests, in two `nx run-many` at once: the longest projects' and the others'. In one
+ * run-many, Nx starts first the projects most others depend on, so the apps nothing depends on —
+ * the longest — would start last, once every library's tests were done, and the stage would last
+ * the libraries' time plus the e2e tests'. Here they start at once, beside the libraries.
+ */
+function everyProjectsTests(nx: (args: string[]) => Promise<number>): Array<Promise<number>> {
+  return [nx(['-t', 'test', `--projects=${LONGEST.join(',')}`, '--parallel=2']), nx(['-t', 'test', `--exclude=${LONGEST.join(',')}`, '--parallel=2'])];
 }
 
 /** Drops every database the stages kept (listed one per line in `databases.txt`) and removes the directory. */
 async function removeArtifacts(dir: string, serverUrl: string): Promise<void> {
   const kept = await readFile(join(dir, 'databases.txt'), 'utf8').catch(() => '');
-  for (const url of new Set(kept.split('\n').filter(Boolean))) {
-    await dropTestDatabase(url, serverUrl).catch((error: unknown) => process.stderr.write(`could not drop ${new URL(url).pathname.slice(1)}: ${String(error)}\n`));
-  }
+  const drops = [...new Set(kept.split('\n').filter(Boolean))].map((url) =>
+    dropTestDatabase(url, serverUrl).catch((error: unknown) => process.stderr.write(`could not drop ${new URL(url).pathname.slice(1)}: ${String(error)}\n`)),
+  );
+  await Promise.all(drops);
   await rm(dir, { recursive: true, force: true });
 }
 

@@ -23,7 +23,7 @@ describe('the admin console in a browser, against the real API', () => {
   const newPage = openPages(() => portal);
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('admin', { providerSimulator: true });
+    portal = await startPortalInBrowser({ providerSimulator: true });
   }, 120_000);
 
   afterAll(async () => {

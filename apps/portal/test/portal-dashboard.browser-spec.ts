@@ -19,7 +19,7 @@ describe('portal dashboard, invitation and password-reset links, withdrawals in 
   const newPage = openPages(() => portal, { locale: 'en-US' });
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('dashboard', { providerSimulator: true });
+    portal = await startPortalInBrowser({ providerSimulator: true });
   }, 120_000);
 
   afterAll(async () => {

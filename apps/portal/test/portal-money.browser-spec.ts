@@ -17,7 +17,7 @@ describe('portal payments, customers and wallet pages in a browser, against the 
 
   beforeAll(async () => {
     // A low large-withdrawal threshold, so a live payment's net crosses it.
-    portal = await startPortalInBrowser('money', { providerSimulator: true, env: { LARGE_WITHDRAWAL_THRESHOLD: 'NGN:5000' } });
+    portal = await startPortalInBrowser({ providerSimulator: true, env: { LARGE_WITHDRAWAL_THRESHOLD: 'NGN:5000' } });
   }, 300_000);
 
   afterAll(async () => {

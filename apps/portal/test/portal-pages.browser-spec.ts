@@ -11,7 +11,7 @@ describe('portal allowlist, request logs and team pages in a browser, against th
   const newPage = openPages(() => portal);
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('pages');
+    portal = await startPortalInBrowser();
   }, 120_000);
 
   afterAll(async () => {

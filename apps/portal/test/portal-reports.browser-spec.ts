@@ -29,7 +29,7 @@ describe('portal analytics, reports and audit pages in a browser, against the re
   const exportsDir = mkdtempSync(join(tmpdir(), 'gateway-portal-exports-'));
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('reports', { providerSimulator: true, scheduler: true, env: { EXPORTS_DIR: exportsDir } });
+    portal = await startPortalInBrowser({ providerSimulator: true, scheduler: true, env: { EXPORTS_DIR: exportsDir } });
   }, 300_000);
 
   afterAll(async () => {

@@ -18,7 +18,7 @@ describe('a request trace in the portal, against the real API', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     receiverUrl = await receiver.start();
-    portal = await startPortalInBrowser('request-trace');
+    portal = await startPortalInBrowser();
   }, 300_000);
 
   afterAll(async () => {

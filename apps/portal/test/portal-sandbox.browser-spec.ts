@@ -14,7 +14,7 @@ describe('portal sandbox and settings pages in a browser, against the real API',
   const newPage = openPages(() => portal);
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('sandbox', { providerSimulator: true });
+    portal = await startPortalInBrowser({ providerSimulator: true });
   }, 120_000);
 
   afterAll(async () => {

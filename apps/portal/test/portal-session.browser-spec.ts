@@ -19,7 +19,7 @@ describe('portal sessions and API keys in a browser, against the real API', () =
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    portal = await startPortalInBrowser('session');
+    portal = await startPortalInBrowser();
     ({ gateway, provision, browser, portalUrl } = portal);
   }, 120_000);
 

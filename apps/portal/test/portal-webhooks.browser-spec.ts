@@ -20,7 +20,7 @@ describe('portal webhooks pages in a browser, against the real API', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     receiverUrl = await receiver.start();
-    portal = await startPortalInBrowser('webhooks');
+    portal = await startPortalInBrowser();
   }, 300_000);
 
   afterAll(async () => {

@@ -4,13 +4,12 @@
  * CHROMIUM_PATH names, by default Debian's /usr/bin/chromium (`apt-get install -y chromium`), and
  * fails loudly without it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type * as Vite from 'vite';
+import { loadVite, portalBuild, VITE_CONFIG } from './support/portal-build';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -23,18 +22,6 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ];
-const VITE_CONFIG = resolve(__dirname, '../vite.config.ts');
-
-/**
- * Vite 7 ships as ES modules only, which Jest's CommonJS module sandbox cannot load (without
- * --experimental-vm-modules). Node ≥ 20.19 can `require()` ES modules, so Vite is loaded through
- * Node's own loader, outside Jest's registry.
- */
-function loadVite(): typeof Vite {
-  const nodeModule = process.getBuiltinModule('node:module');
-  return nodeModule.createRequire(__filename)('vite') as typeof Vite;
-}
-
 // ---- A stub of the gateway API's probes -------------------------------------------------------
 
 /**
@@ -98,7 +85,6 @@ async function startApiStub(): Promise<ApiStub> {
 
 describe('portal in a browser (vite build + vite preview + Chromium)', () => {
   let stub: ApiStub | undefined;
-  let outDir: string | undefined;
   let previewServer: Vite.PreviewServer | undefined;
   let browser: Browser | undefined;
   let portalUrl = '';
@@ -114,13 +100,10 @@ describe('portal in a browser (vite build + vite preview + Chromium)', () => {
     }
 
     stub = await startApiStub();
-    outDir = mkdtempSync(join(tmpdir(), 'gateway-portal-build-'));
-
-    const vite = loadVite();
-    await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });
+    const outDir = await portalBuild();
 
     const proxyToStub = { target: stub.url };
-    previewServer = await vite.preview({
+    previewServer = await loadVite().preview({
       configFile: VITE_CONFIG,
       logLevel: 'silent',
       build: { outDir },
@@ -135,13 +118,12 @@ describe('portal in a browser (vite build + vite preview + Chromium)', () => {
     portalUrl = `http://127.0.0.1:${port}`;
 
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  });
+  }, 300_000); // the spec that asks first makes the run's one build (support/portal-build.ts)
 
   afterAll(async () => {
     await browser?.close();
     await previewServer?.close();
     await stub?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { dropTestDatabase } from '@gateway/platform/testing';
 import { startPaymentsHarness, type PaymentsHarness } from '../support/payments';
-import { applicationLogFiles, ARTIFACTS_DIR_VARIABLE, artifactsDir, keptDatabases } from '../support/test-artifacts';
+import { applicationLogFiles, ARTIFACTS_DIR_VARIABLE, artifactsDir, isE2eWorkerDatabase, keptDatabases } from '../support/test-artifacts';
 import { type DatabaseScan, scanDatabase } from './secrets-at-rest/database-scan';
 import { scanLogs } from './secrets-at-rest/log-scan';
 import { type Finding, secretsIn } from './secrets-at-rest/patterns';
@@ -19,15 +19,15 @@ const report = (findings: Finding[]) => [...new Set(findings.map((f) => `${f.kin
  * logs, in the application logs, or in any column the gateway fills (merchant metadata is the
  * merchant's and stays as sent: a documented test card may sit there).
  *
- * In `npm test` this runs after the e2e tests, whose databases and application logs the run kept
- * for it (apps/api-e2e/src/support/test-artifacts.ts): every one of them is scanned. A preamble
+ * In `npm run test:all` this runs after the e2e tests, whose databases and application logs the run
+ * kept for it (apps/api-e2e/src/support/test-artifacts.ts): every one of them is scanned. A preamble
  * first pushes secrets through every path on a database of its own (secrets-at-rest/seed.ts), so
  * the scan means something even when this file runs alone.
  */
 describe('reliability: no secret at rest', () => {
   let h: PaymentsHarness;
   let seeded: Seeded;
-  /** Set when this file runs without `npm test`: its own artifacts, removed at the end. */
+  /** Set when this file runs without `npm run test:all` or `test:reliability`: its own artifacts, removed at the end. */
   let ownArtifacts: string | undefined;
   const scans: DatabaseScan[] = [];
 
@@ -97,6 +97,13 @@ describe('reliability: no secret at rest', () => {
     }
     const logs = scanLogs(applicationLogFiles(dir), seeded.known);
     process.stdout.write(`secrets at rest: ${logs.files} application logs, ${logs.lines} lines\n`);
+    // Alone (`npm run test:reliability`), no e2e test ran before this row: say so, the scan then covers the rows' own databases and logs.
+    const fromE2e = databases.filter(isE2eWorkerDatabase).length;
+    process.stdout.write(
+      fromE2e > 0
+        ? `secrets at rest: ${databases.length} kept databases besides the preamble's, ${fromE2e} of them the e2e tests' shared ones\n`
+        : `secrets at rest: no e2e test database in this run (\`npm run test:all\` runs the e2e tests first and keeps theirs): scanned the preamble's database, ${databases.length} more of the reliability run and ${logs.files} application logs\n`,
+    );
     expect(logs.lines).toBeGreaterThan(0);
     expect(report([...findings, ...logs.findings])).toEqual([]);
   }, 600_000);

@@ -30,9 +30,18 @@ export class RoundRobinProxy {
           response.pipe(answer);
         },
       );
-      upstream.on('error', () => (answer.headersSent ? answer.destroy() : answer.writeHead(502).end()));
+      upstream.on('error', (error) => {
+        // Said, so a test that sees a 502 or a dropped answer can tell the proxy's side from the API's.
+        process.stderr.write(`round-robin proxy: ${incoming.method} ${incoming.url} to ${target.host}: ${error.message}\n`);
+        if (answer.headersSent) answer.destroy();
+        else answer.writeHead(502).end();
+      });
       incoming.pipe(upstream);
     });
+    // Idle client connections stay open longer than any client keeps one (undici: 4 s), as a load
+    // balancer's do: with Node's default of 5 s, a client could send on a connection the proxy was
+    // closing at that moment and see it dropped.
+    this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }

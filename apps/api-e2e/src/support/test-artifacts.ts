@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { dropTestDatabase } from '../../../../libs/platform/src/testing/test-database';
 
 /**
- * TEST_RUN_ARTIFACTS_DIR — set by `npm test` (tools/test/run-tests.ts) for every stage — is where
- * a test run leaves what the reliability tier's secrets-at-rest scan reads after it: the
- * databases the e2e tests filled (kept instead of dropped, listed in `databases.txt`) and the
- * application logs of every API and scheduler the tests started (`logs/*.log`). `npm test` drops
- * the kept databases and removes the directory once every stage has run. Unset (a test file run
- * on its own), databases are dropped and the apps log nowhere, as before.
+ * TEST_RUN_ARTIFACTS_DIR — set by `npm run test:all` and `npm run test:reliability`
+ * (tools/test/run-tests.ts) for every stage — is where a test run leaves what the reliability
+ * tier's secrets-at-rest scan reads after it: the databases the e2e tests filled (kept instead of
+ * dropped, listed in `databases.txt`) and the application logs of every API and scheduler the
+ * tests started (`logs/*.log`). The run drops the kept databases and removes the directory once
+ * every stage has run. Unset (`npm test`, or a test file run on its own), databases are dropped
+ * and the apps log nowhere.
  */
 export const ARTIFACTS_DIR_VARIABLE = 'TEST_RUN_ARTIFACTS_DIR';
 
@@ -33,6 +34,11 @@ export function keptDatabases(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Whether `url` is one of the e2e run's shared databases (one per jest worker), by the name its globalSetup gives it. */
+export function isE2eWorkerDatabase(url: string): boolean {
+  return new URL(url).pathname.startsWith('/gw_test_api_e2e_');
 }
 
 /** A file under `logs/` of the artifacts directory for one process's application log, or undefined when the run keeps none. */

@@ -1,18 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../../api-e2e/src/support/chromium';
-import type * as Vite from 'vite';
+import { loadVite, portalBuild, VITE_CONFIG } from './portal-build';
 import { PORTAL_PASSWORD, type PortalAccount, type RealGatewayOptions, type SimulatorAccess, startRealGateway, type TestGateway } from './real-gateway';
-
-const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
-
-/** Vite is ESM-only: loaded through Node's own require(esm), outside Jest's registry (see portal.browser-spec.ts). */
-function loadVite(): typeof Vite {
-  return process.getBuiltinModule('node:module').createRequire(__filename)('vite') as typeof Vite;
-}
 
 export interface PortalInBrowser {
   gateway: TestGateway;
@@ -26,15 +16,14 @@ export interface PortalInBrowser {
 
 /**
  * The set-up of the portal's real-API browser specs: the real API on this run's fresh
- * database, `vite build` → `vite preview` proxying /api to it, and Debian's Chromium (never downloaded).
+ * database, the run's `vite build` (portal-build.ts) served by `vite preview` proxying /api to it, and
+ * Debian's Chromium (never downloaded).
  */
-export async function startPortalInBrowser(tag: string, options: RealGatewayOptions = {}): Promise<PortalInBrowser> {
+export async function startPortalInBrowser(options: RealGatewayOptions = {}): Promise<PortalInBrowser> {
   const { gateway, provision, simulator } = await startRealGateway(options);
-  const outDir = mkdtempSync(join(tmpdir(), `gateway-portal-${tag}-`));
-  const vite = loadVite();
-  await vite.build({ configFile: VITE_CONFIG, logLevel: 'silent', build: { outDir } });
+  const outDir = await portalBuild();
   const target = { target: gateway.baseUrl };
-  const previewServer = await vite.preview({
+  const previewServer = await loadVite().preview({
     configFile: VITE_CONFIG,
     logLevel: 'silent',
     build: { outDir },
@@ -46,7 +35,6 @@ export async function startPortalInBrowser(tag: string, options: RealGatewayOpti
     await browser.close();
     await previewServer.close();
     await gateway.close();
-    rmSync(outDir, { recursive: true, force: true });
   };
   return { gateway, provision, browser, portalUrl, simulator, close };
 }

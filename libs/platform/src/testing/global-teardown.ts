@@ -1,7 +1,7 @@
 import { dropTestDatabase } from './test-database';
+import { runDatabaseUrls } from './worker-databases';
 
 export default async function globalTeardown(): Promise<void> {
-  if (process.env.TEST_DATABASE_URL && !process.env.KEEP_TEST_DATABASE) {
-    await dropTestDatabase(process.env.TEST_DATABASE_URL);
-  }
+  if (process.env.KEEP_TEST_DATABASE) return;
+  await Promise.all(runDatabaseUrls().map((url) => dropTestDatabase(url)));
 }
