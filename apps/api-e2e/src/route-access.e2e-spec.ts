@@ -1,8 +1,8 @@
 import { RequestMethod } from '@nestjs/common';
-import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { GUARDS_METADATA, INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { type Scope, SCOPE_NAMES } from '@gateway/contracts';
-import { IdempotencyInterceptor } from '@gateway/api';
+import { IdempotencyGuard } from '@gateway/api';
 import { type TestGateway, startGateway } from './support/gateway';
 import { http } from './support/http';
 import { createMerchant } from './support/merchants';
@@ -119,6 +119,7 @@ const LIVE_ONLY = new Set(['POST /api/v1/transfers', 'GET /api/v1/transfers', 'G
 interface Route {
   method: string;
   path: string;
+  guards: unknown[];
   interceptors: unknown[];
 }
 
@@ -140,6 +141,7 @@ function registeredRoutes(gateway: TestGateway): Route[] {
         routes.push({
           method: RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number],
           path: `/${unprefixed ? local : `api/v1/${local}`}`,
+          guards: (Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? [],
           interceptors: (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [],
         });
       }
@@ -164,10 +166,10 @@ describe('every route is authenticated and scoped as the catalog says', () => {
     expect(merchantRoutes.sort()).toEqual(Object.keys(CATALOG).sort());
   });
 
-  it('takes an idempotency key on every mutating merchant route, and adds no interceptor to reads', () => {
+  it('takes an idempotency key on every mutating merchant route, and adds no guard or interceptor to reads', () => {
     for (const route of routes.filter((r) => r.path.startsWith('/api/v1/'))) {
       const mutating = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method) && CATALOG[`${route.method} ${route.path}`] !== 'public';
-      expect([route.method, route.path, route.interceptors]).toEqual([route.method, route.path, mutating ? [IdempotencyInterceptor] : []]);
+      expect([route.method, route.path, route.guards, route.interceptors]).toEqual([route.method, route.path, mutating ? [IdempotencyGuard] : [], []]);
     }
   });
 

@@ -99,7 +99,7 @@ export class AppModule {
         // 4. per-key rate limit: needs the key, and after the allowlist so requests from refused
         //    addresses (a leaked key used elsewhere) cannot use up the merchant's own limit;
         // 5. may it (scope);
-        // 6. body arrays within their item limits: before the idempotency interceptor fingerprints
+        // 6. body arrays within their item limits: before the idempotency guard fingerprints
         //    the body and validation visits every item (http/body-arrays).
         { provide: APP_GUARD, useExisting: IpRateLimitGuard },
         { provide: APP_GUARD, useExisting: PortalAuthRateLimitGuard },
@@ -108,7 +108,7 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: ApiKeyRateLimitGuard },
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_GUARD, useClass: BodyArrayLimitsGuard },
-        // After the guards, mutating routes declare @Idempotent() (the idempotency interceptor);
+        // After the global guards, mutating routes declare @Idempotent() (the idempotency guard);
         // success bodies are enveloped by a Fastify hook (http/envelope.hook.ts).
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger 
 import { ERROR_HTTP_STATUS, type ErrorCode, type ErrorEnvelope } from '@gateway/contracts';
 import { DomainError, InvalidAmountError, isDatabaseUnavailableError } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IdempotentReplay } from './idempotency/idempotency.guard';
 import { RateLimitExceededError } from './throttling/rate-limit-exceeded.error';
 
 /** Thrown by HTTP-layer guards and hooks that need to add response headers (e.g. Retry-After). */
@@ -95,6 +96,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    // Not an error: the idempotency guard's way out of the chain with the stored answer.
+    if (error instanceof IdempotentReplay) return error.send(reply);
     const rendered = renderError(error, request.id, this.logger);
     // Sent as text: the success-envelope hook wraps object payloads only.
     void reply.status(rendered.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(rendered.body));

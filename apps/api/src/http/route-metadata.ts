@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { HEADERS_METADATA } from '@nestjs/common/constants';
 import type { Reflector } from '@nestjs/core';
 import { ROUTE_ACCESS, type RouteAccess } from './auth/authenticated.decorator';
 import { IDEMPOTENCY_BODY_KEY } from './idempotency/idempotency-body-key.decorator';
@@ -15,6 +16,14 @@ export interface RouteMetadata {
   idempotencyBodyField: string | undefined;
   /** `@PortalAuthRateLimit()`: the route also counts against the per-minute credential-route limit. */
   portalAuthRateLimit: boolean;
+  /** The headers the route sets on every answer with Nest's `@Header()` (e.g. `@NoStore()`). */
+  responseHeaders: RouteResponseHeader[];
+}
+
+/** One `@Header(name, value)` of a route, as Nest stores it. */
+export interface RouteResponseHeader {
+  name: string;
+  value: string | (() => string);
 }
 
 /** Decorator metadata never changes once the app runs: read it once per route, not per request. */
@@ -36,6 +45,7 @@ export function routeMetadata(reflector: Reflector, context: ExecutionContext): 
       skipRateLimit: reflector.getAllAndOverride<boolean | undefined>(SKIP_RATE_LIMIT, targets) === true,
       idempotencyBodyField: reflector.getAllAndOverride<string | undefined>(IDEMPOTENCY_BODY_KEY, targets),
       portalAuthRateLimit: reflector.getAllAndOverride<boolean | undefined>(PORTAL_AUTH_RATE_LIMIT, targets) === true,
+      responseHeaders: reflector.get<RouteResponseHeader[] | undefined>(HEADERS_METADATA, handler) ?? [],
     };
     routes.set(handler, metadata);
   }

@@ -2,6 +2,7 @@ import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@ne
 import type { FieldErrors } from '@gateway/contracts';
 import { DomainError } from '@gateway/platform';
 import { oversizedArrays } from './body-arrays/array-limits';
+import { cacheValidationMetadata } from './validation-metadata.cache';
 
 /**
  * Validation that looks at array lengths first: a body array over its `@ArrayMaxSize` is refused
@@ -23,6 +24,7 @@ class ArrayLimitsFirstValidationPipe extends ValidationPipe {
  * failure becomes `validation_error` with a field → messages map (dotted paths when nested).
  */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new ArrayLimitsFirstValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -9,7 +9,7 @@ import { BODY_ARRAY_LIMITS, type BodyArrayLimits } from './body-array-limit.deco
 
 /**
  * Last of the global guards, for API-key routes: a body array over its limit is refused here,
- * before the idempotency interceptor fingerprints the whole body and before validation visits
+ * before the idempotency guard fingerprints the whole body and before validation visits
  * every item. Requests without an API key (portal, public routes) are left to the validation
  * pipe, which runs the same check after their own guards, so nothing is judged before it is
  * authenticated.

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '@gateway/domain/idempotency';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HEADER_ALIAS } from './idempotency-key.extractor';
-import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency.interceptor';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency.guard';
 
 type PathItem = OpenAPIObject['paths'][string];
 type Operation = NonNullable<PathItem['post']>;

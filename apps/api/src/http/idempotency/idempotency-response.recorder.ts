@@ -15,8 +15,8 @@ export function isReplayableStatus(status: number): boolean {
 
 /**
  * Completes or releases the idempotency claim a request holds, from Fastify's onSend hook: the
- * payload there is the exact text about to be written, whether it came from the envelope
- * interceptor or the error filter, so the stored copy is byte for byte what the client got.
+ * payload there is the exact text about to be written, whether it came from the envelope hook
+ * or the error filter, so the stored copy is byte for byte what the client got.
  * The write finishes before the response leaves, so a retry never finds the key still in progress.
  */
 @Injectable()

@@ -1,9 +1,9 @@
-import { UseInterceptors } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { UseGuards } from '@nestjs/common';
+import { IdempotencyGuard } from './idempotency.guard';
 
 /**
  * Marks a mutating merchant route as taking `Idempotency-Key` / `X-Idempotency-Key`. Declared per
- * route (reads carry no interceptor at all, which keeps them cheap); the route-access test proves
- * every POST, PATCH and DELETE merchant route declares it.
+ * route (reads carry no idempotency guard at all, which keeps them cheap); the route-access test
+ * proves every POST, PATCH and DELETE merchant route declares it.
  */
-export const Idempotent = (): MethodDecorator => UseInterceptors(IdempotencyInterceptor);
+export const Idempotent = (): MethodDecorator => UseGuards(IdempotencyGuard);

@@ -1,13 +1,13 @@
-import type { CallHandler } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyService, IdempotentRequest } from '@gateway/domain/idempotency';
 import type { DeveloperContext } from '@gateway/platform';
-import { lastValueFrom, of } from 'rxjs';
+import type { FastifyReply } from 'fastify';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { Authenticated, Public } from '../auth/authenticated.decorator';
+import { NoStore } from '../no-store.decorator';
 import { IdempotencyBodyKey } from './idempotency-body-key.decorator';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard, IdempotentReplay } from './idempotency.guard';
 
 // Routes shaped like real ones, only to carry the decorators' metadata.
 class ExampleController {
@@ -20,6 +20,12 @@ class ExampleController {
   @Authenticated({ scope: 'customers:write' })
   create(): string {
     return 'create';
+  }
+
+  @Authenticated({ scope: 'webhooks:manage' })
+  @NoStore()
+  createEndpoint(): string {
+    return 'createEndpoint';
   }
 
   @Public()
@@ -53,6 +59,11 @@ function httpCall(handler: keyof ExampleController, request: Record<string, unkn
       this.headers[name.toLowerCase()] = value;
       return this;
     },
+    sent: undefined as unknown,
+    send(payload: unknown) {
+      this.sent = payload;
+      return this;
+    },
   };
   const fullRequest = { method: 'POST', headers: {}, body: {}, params: {}, query: {}, url: '/api/v1/payments/initialize', routeOptions: { url: '/api/v1/payments/initialize' }, principal, ...request };
   const context = new ExecutionContextHost([fullRequest, reply]);
@@ -61,37 +72,28 @@ function httpCall(handler: keyof ExampleController, request: Record<string, unkn
   return { context, reply, request: fullRequest };
 }
 
-describe('IdempotencyInterceptor', () => {
+describe('IdempotencyGuard', () => {
   let service: FakeIdempotencyService;
-  let interceptor: IdempotencyInterceptor;
-  let handled: number;
-  const next: CallHandler = {
-    handle: () => {
-      handled += 1;
-      return of({ success: true, data: { fresh: true } });
-    },
-  };
+  let guard: IdempotencyGuard;
 
   beforeEach(() => {
     service = new FakeIdempotencyService();
-    interceptor = new IdempotencyInterceptor(new Reflector(), service as unknown as IdempotencyService);
-    handled = 0;
+    guard = new IdempotencyGuard(new Reflector(), service as unknown as IdempotencyService);
   });
 
   it('claims a body key on a route that declared @IdempotencyBodyKey, scoped to the route pattern', async () => {
     const { context, request } = httpCall('initialize', { body: { amount: 5000, idempotency_key: 'init-1' } });
-    await lastValueFrom(await interceptor.intercept(context, next));
+    expect(await guard.canActivate(context)).toBe(true);
     expect(service.claims).toEqual([
       { ctx: { developerId: 'dev-1', mode: 'test' }, request: { method: 'POST', route: '/api/v1/payments/initialize', key: 'init-1', requestHash: expect.stringMatching(/^[0-9a-f]{64}$/) } },
     ]);
-    expect(handled).toBe(1);
     expect((request as { idempotencyClaim?: unknown }).idempotencyClaim).toBe(CLAIM);
   });
 
   it('fingerprints the request without the body key, so moving the key to the header is the same request', async () => {
-    await lastValueFrom(await interceptor.intercept(httpCall('initialize', { body: { amount: 5000, idempotency_key: 'k' } }).context, next));
-    await lastValueFrom(await interceptor.intercept(httpCall('initialize', { headers: { 'idempotency-key': 'k' }, body: { amount: 5000 } }).context, next));
-    await lastValueFrom(await interceptor.intercept(httpCall('initialize', { headers: { 'idempotency-key': 'k' }, body: { amount: 6000 } }).context, next));
+    await guard.canActivate(httpCall('initialize', { body: { amount: 5000, idempotency_key: 'k' } }).context);
+    await guard.canActivate(httpCall('initialize', { headers: { 'idempotency-key': 'k' }, body: { amount: 5000 } }).context);
+    await guard.canActivate(httpCall('initialize', { headers: { 'idempotency-key': 'k' }, body: { amount: 6000 } }).context);
     const [fromBody, fromHeader, otherAmount] = service.claims.map((c) => c.request.requestHash);
     expect(fromHeader).toBe(fromBody);
     expect(otherAmount).not.toBe(fromBody);
@@ -99,27 +101,37 @@ describe('IdempotencyInterceptor', () => {
 
   it('ignores the body field on a route that did not declare it', async () => {
     const { context } = httpCall('create', { body: { email: 'a@example.com', idempotency_key: 'not-a-key-here' } });
-    await lastValueFrom(await interceptor.intercept(context, next));
+    await guard.canActivate(context);
     expect(service.claims).toEqual([]);
-    expect(handled).toBe(1);
   });
 
   it('tells apart requests to different concrete paths of the same route pattern', async () => {
     const route = { routeOptions: { url: '/api/v1/customers/:ref' }, headers: { 'idempotency-key': 'k' } };
-    await lastValueFrom(await interceptor.intercept(httpCall('create', { ...route, params: { ref: 'CUS_a' } }).context, next));
-    await lastValueFrom(await interceptor.intercept(httpCall('create', { ...route, params: { ref: 'CUS_b' } }).context, next));
+    await guard.canActivate(httpCall('create', { ...route, params: { ref: 'CUS_a' } }).context);
+    await guard.canActivate(httpCall('create', { ...route, params: { ref: 'CUS_b' } }).context);
     expect(service.claims[0].request.route).toBe('/api/v1/customers/:ref');
     expect(service.claims[0].request.requestHash).not.toBe(service.claims[1].request.requestHash);
   });
 
-  it('replays the stored answer without running the handler or the envelope interceptor', async () => {
+  it('stops the request with the stored answer, sent as is with the replay marker', async () => {
     const body = '{"success":false,"code":"customer_exists","message":"Taken."}';
     service.outcome = { kind: 'replay', response: { status: 409, body } };
     const { context, reply } = httpCall('create', { headers: { 'idempotency-key': 'k' } });
-    expect(await lastValueFrom(await interceptor.intercept(context, next))).toBe(body);
-    expect(handled).toBe(0);
+    const replay = await Promise.resolve(guard.canActivate(context)).catch((error: unknown) => error);
+    expect(replay).toBeInstanceOf(IdempotentReplay);
+    (replay as IdempotentReplay).send(reply as unknown as FastifyReply);
     expect(reply.statusCode).toBe(409);
     expect(reply.headers).toEqual({ 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true' });
+    expect(reply.sent).toBe(body);
+  });
+
+  it("replays with the headers the route sets on every answer (a secret's Cache-Control: no-store)", async () => {
+    service.outcome = { kind: 'replay', response: { status: 201, body: '{"success":true,"data":{"secret":"whsec_x"}}' } };
+    const { context, reply } = httpCall('createEndpoint', { headers: { 'idempotency-key': 'k' } });
+    const replay = await Promise.resolve(guard.canActivate(context)).catch((error: unknown) => error);
+    (replay as IdempotentReplay).send(reply as unknown as FastifyReply);
+    expect(reply.statusCode).toBe(201);
+    expect(reply.headers).toEqual({ 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', 'idempotent-replayed': 'true' });
   });
 
   it.each([
@@ -128,15 +140,13 @@ describe('IdempotencyInterceptor', () => {
     ['a request without an API key principal', 'create' as const, { principal: undefined }],
   ])('leaves %s alone even with a key', async (_label, handler, overrides) => {
     const { context } = httpCall(handler, { headers: { 'idempotency-key': 'k' }, ...overrides });
-    await lastValueFrom(await interceptor.intercept(context, next));
+    expect(await guard.canActivate(context)).toBe(true);
     expect(service.claims).toEqual([]);
-    expect(handled).toBe(1);
   });
 
   it('refuses two different keys before claiming anything', async () => {
     const { context } = httpCall('create', { headers: { 'idempotency-key': 'a', 'x-idempotency-key': 'b' } });
-    await expect(interceptor.intercept(context, next)).rejects.toMatchObject({ code: 'validation_error' });
+    expect(() => guard.canActivate(context)).toThrow(expect.objectContaining({ code: 'validation_error' }));
     expect(service.claims).toEqual([]);
-    expect(handled).toBe(0);
   });
 });
