@@ -24,9 +24,18 @@ export function cpuMs(child: ChildProcess): number {
 
 /** The most resident memory the process has held since it started (VmHWM), in MiB. */
 export function peakRssMiB(child: ChildProcess): number {
+  return statusMiB(child, 'VmHWM');
+}
+
+/** The child's resident set now (`VmRSS`), in MiB. */
+export function rssMiB(child: ChildProcess): number {
+  return statusMiB(child, 'VmRSS');
+}
+
+function statusMiB(child: ChildProcess, field: 'VmHWM' | 'VmRSS'): number {
   const line = readFileSync(`/proc/${child.pid as number}/status`, 'utf8')
     .split('\n')
-    .find((l) => l.startsWith('VmHWM:'));
+    .find((l) => l.startsWith(`${field}:`));
   return line ? Number(/(\d+)/.exec(line)?.[1]) / 1024 : NaN;
 }
 

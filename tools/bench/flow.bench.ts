@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
-import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, ROOT, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
+import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, ROOT, rssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
 import { benchGatewayEnv } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
@@ -52,7 +52,14 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
  * the sources under the TypeScript loader, whose compiler and caches add ~100 MiB to the RSS.
  */
 const BUILT_API = process.env.BENCH_API === 'built';
-const BUILT_API_MAIN = resolve(ROOT, 'dist/apps/api/apps/api/src/main.js');
+/** BENCH_API_MAIN: another build's main (e.g. one compiled with `--outDir tmp/…` to compare two builds). */
+const BUILT_API_MAIN = resolve(ROOT, process.env.BENCH_API_MAIN ?? 'dist/apps/api/apps/api/src/main.js');
+/**
+ * The heap settings production starts the built API with (docker/Dockerfile.api's CMD).
+ * BENCH_API_NODE_OPTIONS comes after them, so `--max-old-space-size=4096 --max-semi-space-size=16`
+ * measures Node's defaults.
+ */
+const PRODUCTION_HEAP_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=8'];
 const AMOUNT = 5000;
 const CARD = '4084084084084081';
 const CALLBACK_URL = 'https://merchant.example/payments/return';
@@ -115,6 +122,7 @@ async function main(): Promise<void> {
     const api = BUILT_API
       ? await startBuiltApi(children, { ...env, API_HOST: '127.0.0.1', API_PORT: String(apiPort) }, apiUrl, profiling)
       : await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API, profiling);
+    const apiReadyRss = rssMiB(api.child);
     const scheduler = await startScheduler(env);
     children.push(scheduler.child);
     const hooksUrl = await receiver.start();
@@ -136,7 +144,7 @@ async function main(): Promise<void> {
     log('waiting for the scheduler to deliver every webhook…');
     const deliveries = await drainDeliveries(db);
     const schedulerCpu = cpuMs(scheduler.child) - cpuAtStart.scheduler;
-    const memory = { api: peakRssMiB(api.child), sim: peakRssMiB(sim.child), scheduler: peakRssMiB(scheduler.child) };
+    const memory = { apiReady: apiReadyRss, api: peakRssMiB(api.child), sim: peakRssMiB(sim.child), scheduler: peakRssMiB(scheduler.child) };
     const ledger = (await db.query('SELECT violation, subject, detail FROM ledger_invariant_violations LIMIT 5')).rows;
     client.close();
     await scheduler.stop();
@@ -193,7 +201,7 @@ async function runBareBaselines(
 /** The compiled API's main (it also applies pending migrations: none here); ready once /ready answers 200. */
 async function startBuiltApi(children: ChildProcess[], env: Record<string, string>, apiUrl: string, nodeOptions: string[]): Promise<{ child: ChildProcess }> {
   if (!existsSync(BUILT_API_MAIN)) throw new Error(`BENCH_API=built: ${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
-  const child = spawn(process.execPath, [...nodeOptions, BUILT_API_MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, ...nodeOptions, BUILT_API_MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(child);
   const deadline = Date.now() + 60_000;
   while (!(await fetch(`${apiUrl}/ready`).then((r) => r.ok, () => false))) {
@@ -350,7 +358,7 @@ interface Report {
   apiCpu: number;
   simCpu: number;
   schedulerCpu: number;
-  memory: { api: number; sim: number; scheduler: number };
+  memory: { apiReady: number; api: number; sim: number; scheduler: number };
   deliveries: { delivered: number; pending: number };
   bare: Array<MeasuredRun | { label: string; failed: string }>;
   ledger: unknown[];
@@ -380,6 +388,7 @@ function report(r: Report): void {
   console.log(`| scheduler CPU per flow (ms; its webhook deliveries and scans) | ${perFlow(r.schedulerCpu)} |`);
   console.log(`| webhooks delivered / still pending after the run | ${r.deliveries.delivered} / ${r.deliveries.pending} |`);
   console.log(`| peak RSS (VmHWM), MiB: API / simulator / scheduler | ${r.memory.api.toFixed(0)} / ${r.memory.sim.toFixed(0)} / ${r.memory.scheduler.toFixed(0)} |`);
+  console.log(`| API RSS when ready, before the load, MiB | ${r.memory.apiReady.toFixed(0)} |`);
   console.log(`| failed flows | ${[...results.errors.values()].reduce((a, b) => a + b, 0)}${results.errors.size ? ` (${[...results.errors].map(([k, v]) => `${k} ×${v}`).join('; ')})` : ''} |`);
   console.log(`| ledger invariant violations | ${r.ledger.length ? JSON.stringify(r.ledger) : 'none'} |`);
 

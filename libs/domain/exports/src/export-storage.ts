@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Upload } from '@aws-sdk/lib-storage';
 import type { ExportStorageConfig } from '@gateway/platform';
 
 /** A file being written: stream into `sink`, then `commit` (the file appears whole) or `abort` (nothing remains). */
@@ -110,32 +110,29 @@ export class LocalDirectoryStorage extends ExportStorage {
  * memory holds a few parts whatever the file's size, and an aborted upload leaves no object.
  */
 export class S3Storage extends ExportStorage {
-  private readonly client: S3Client;
+  private sdk?: Promise<S3Sdk>;
 
   constructor(private readonly config: Extract<ExportStorageConfig, { kind: 's3' }>) {
     super();
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint,
-      forcePathStyle: config.forcePathStyle,
-      credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
-      // Checksums only where S3 requires them: self-hosted stores (older MinIO, Ceph) refuse the
-      // aws-chunked uploads the SDK otherwise sends by default.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
   }
 
   open(key: string): StoredFileWriter {
     const sink = new PassThrough();
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.config.bucket, Key: key, Body: sink, ContentType: 'text/csv; charset=utf-8' },
-      queueSize: 2,
-      partSize: 8 * 1024 * 1024,
-      leavePartsOnError: false,
+    let aborted = false;
+    const upload = this.connect().then(({ client, Upload }) => {
+      // Aborted while the SDK was loading: no upload starts, so no object can appear.
+      if (aborted) throw new Error('export file aborted');
+      return new Upload({
+        client,
+        params: { Bucket: this.config.bucket, Key: key, Body: sink, ContentType: 'text/csv; charset=utf-8' },
+        queueSize: 2,
+        partSize: 8 * 1024 * 1024,
+        leavePartsOnError: false,
+      });
     });
-    const done = upload.done();
+    // If the SDK cannot load, the writer must fail rather than wait on a sink nothing reads.
+    upload.catch((error: Error) => sink.destroy(error));
+    const done = upload.then((started) => started.done());
     done.catch(() => undefined);
     return {
       sink,
@@ -143,15 +140,17 @@ export class S3Storage extends ExportStorage {
         await done;
       },
       abort: async () => {
+        aborted = true;
         sink.destroy();
-        await upload.abort().catch(() => undefined);
+        await upload.then((started) => started.abort()).catch(() => undefined);
       },
     };
   }
 
   async read(key: string): Promise<{ body: Readable; size: number } | null> {
+    const { client, commands } = await this.connect();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      const object = await client.send(new commands.GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
       return { body: object.Body as Readable, size: Number(object.ContentLength ?? 0) };
     } catch (error) {
       const name = (error as { name?: string }).name;
@@ -161,12 +160,43 @@ export class S3Storage extends ExportStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
+    const { client, commands } = await this.connect();
+    await client.send(new commands.DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
   }
 
   describe(): string {
     return `S3 bucket ${this.config.bucket}${this.config.endpoint ? ` at ${this.config.endpoint}` : ''} (region ${this.config.region})`;
   }
+
+  /**
+   * The AWS SDK (some 130 modules, 2 MB of code) is loaded on the first file operation, not at
+   * start-up: a gateway that keeps its exports on disk never loads it, and one that uses S3 pays
+   * for it once, when the first export runs or is downloaded.
+   */
+  private connect(): Promise<S3Sdk> {
+    this.sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([commands, { Upload }]) => ({
+      commands,
+      Upload,
+      client: new commands.S3Client({
+        region: this.config.region,
+        endpoint: this.config.endpoint,
+        forcePathStyle: this.config.forcePathStyle,
+        credentials:
+          this.config.accessKeyId && this.config.secretAccessKey ? { accessKeyId: this.config.accessKeyId, secretAccessKey: this.config.secretAccessKey } : undefined,
+        // Checksums only where S3 requires them: self-hosted stores (older MinIO, Ceph) refuse the
+        // aws-chunked uploads the SDK otherwise sends by default.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    }));
+    return this.sdk;
+  }
+}
+
+interface S3Sdk {
+  client: S3Client;
+  commands: typeof import('@aws-sdk/client-s3');
+  Upload: typeof Upload;
 }
 
 /** The storage the configuration names. */

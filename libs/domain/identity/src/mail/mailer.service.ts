@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { APP_CONFIG, type AppConfig, Clock, DomainError, Encryptor, enqueueJob } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DevMailEntity } from '../entities/dev-mail.entity';
 import { DevMailboxRepository } from './dev-mailbox.repository';
@@ -30,7 +30,8 @@ export const SEND_MAIL_TASK = 'send_mail';
 @Injectable()
 export class MailerService implements OnModuleInit {
   private readonly logger = new Logger('Mail');
-  private readonly transport?: Transporter;
+  /** Made on the first delivery: only the scheduler sends, so the API never loads nodemailer. */
+  private transport?: Promise<Transporter>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -39,19 +40,17 @@ export class MailerService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly encryptor: Encryptor,
-  ) {
-    if (config.mail.smtpUrl) this.transport = createTransport(config.mail.smtpUrl);
-  }
+  ) {}
 
   onModuleInit(): void {
-    if (!this.transport && this.config.env === 'production') {
+    if (!this.queuesMail && this.config.env === 'production') {
       this.logger.warn('SMTP_URL is not set: invitation, verification and password-reset e-mails cannot be delivered.');
     }
   }
 
   /** Whether mail goes through the job queue (SMTP_URL is set), so a worker must run SEND_MAIL_TASK. */
   get queuesMail(): boolean {
-    return this.transport !== undefined;
+    return Boolean(this.config.mail.smtpUrl);
   }
 
   /**
@@ -59,7 +58,7 @@ export class MailerService implements OnModuleInit {
    * transaction: the mail exists exactly when the change it tells about committed.
    */
   async send(mail: OutgoingMail, manager?: EntityManager): Promise<void> {
-    if (!this.transport) {
+    if (!this.queuesMail) {
       await this.mailbox.insert({ recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: this.clock.now() }, manager);
       return;
     }
@@ -77,11 +76,14 @@ export class MailerService implements OnModuleInit {
    * and the queue retries later.
    */
   async deliverQueued(id: string): Promise<void> {
-    if (!this.transport) throw new Error('SMTP_URL is not set: queued mail cannot be sent');
+    const smtpUrl = this.config.mail.smtpUrl;
+    if (!smtpUrl) throw new Error('SMTP_URL is not set: queued mail cannot be sent');
     const mail = await this.outbox.findById(id);
     if (!mail) return;
     const text = this.encryptor.decrypt(mail.bodySealed, mail.id);
-    await this.transport.sendMail({ from: this.config.mail.from, to: mail.recipient, subject: mail.subject, text });
+    this.transport ??= import('nodemailer').then(({ createTransport }) => createTransport(smtpUrl));
+    const transport = await this.transport;
+    await transport.sendMail({ from: this.config.mail.from, to: mail.recipient, subject: mail.subject, text });
     await this.outbox.delete(id);
   }
 
