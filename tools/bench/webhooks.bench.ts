@@ -19,8 +19,8 @@ import { cpuMs, type SchedulerChild, startScheduler } from './bench-processes';
  * - this process: a fresh migrated database, a receiver on 127.0.0.1 (answers 200 at once and
  *   notes when each event id arrives), and the emitter: `EventsService.emit` inside a transaction,
  *   as business code does (the API app's services, no HTTP);
- * - the real scheduler app (`apps/scheduler/src/main.ts`) in a child process: the graphile-worker
- *   that sends the deliveries.
+ * - the real scheduler app (`apps/scheduler/src/main.ts`) in a child process: its webhook worker
+ *   claims the due deliveries and sends them.
  *
  * Paced: RATE events a second for PACED_SECONDS, each in its own transaction, on a fixed schedule
  * (not waiting for deliveries); latency = arrival at the receiver − the emitting transaction's

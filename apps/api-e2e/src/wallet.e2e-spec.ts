@@ -163,6 +163,50 @@ describe('wallet balance and ledger', () => {
     expect(await refs('from=2025-05-01')).toEqual([]);
   });
 
+  it('a time range lists exactly its entries, by seq even where the clock went back, and pages with the cursor', async () => {
+    const timed = await createMerchant(gateway);
+    const ctx: DeveloperContext = { developerId: timed.developerId, mode: 'test' };
+    // Posted in this order (so in this seq order), stamped by a clock moved back and forth.
+    const stamps: Array<[string, string]> = [
+      ['PAY_at_from', '2025-06-01T10:00:00.000Z'],
+      ['PAY_just_before', '2025-06-01T09:59:59.999Z'],
+      ['PAY_at_to', '2025-06-01T12:00:00.000Z'],
+      ['PAY_just_after', '2025-06-01T12:00:00.001Z'],
+      ['PAY_clock_back', '2025-06-01T11:00:00.000Z'],
+      ['PAY_next_day', '2025-06-02T11:00:00.000Z'],
+      ['PAY_clock_back_again', '2025-06-01T10:30:00.000Z'],
+    ];
+    for (const [reference, at] of stamps) {
+      gateway.clock.set(new Date(at));
+      await post(ctx, paid('1'), { reference });
+    }
+    gateway.clock.set(new Date());
+    const range = 'from=2025-06-01T10:00:00Z&to=2025-06-01T12:00:00Z';
+    const inRange = ['PAY_clock_back_again', 'PAY_clock_back', 'PAY_at_to', 'PAY_at_from'];
+    const pages = async (query: string, limit: number) => {
+      const references: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const res: Awaited<ReturnType<typeof get>> = await get(`/api/v1/wallet/ledger?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, timed.key);
+        expect(res.status).toBe(200);
+        references.push(res.body.data.map((e: { reference: string }) => e.reference));
+        cursor = res.body.meta.next_cursor;
+      } while (cursor);
+      return references;
+    };
+    // The unfiltered list's order, kept to the range: the filter changes which entries, never their order.
+    const all = (await get('/api/v1/wallet/ledger?limit=100', timed.key)).body.data as Array<{ reference: string; created_at: string }>;
+    const kept = all.filter((e) => e.created_at >= '2025-06-01T10:00:00.000Z' && e.created_at <= '2025-06-01T12:00:00.000Z');
+    expect(kept.map((e) => e.reference)).toEqual(inRange);
+    expect(await pages(range, 20)).toEqual([inRange]);
+    expect(await pages(range, 3)).toEqual([inRange.slice(0, 3), inRange.slice(3)]);
+    expect(await pages(range, 1)).toEqual(inRange.map((reference) => [reference]));
+    expect(await pages(`${range}&currency=NGN&type=credit`, 2)).toEqual([inRange.slice(0, 2), inRange.slice(2)]);
+    expect(await pages(`${range}&currency=USD`, 20)).toEqual([[]]);
+    expect(await pages('from=2025-06-01T12:00:00.001Z', 20)).toEqual([['PAY_next_day', 'PAY_just_after']]);
+    expect(await pages('to=2025-06-01T09:59:59.999Z', 20)).toEqual([['PAY_just_before']]);
+  });
+
   it('shows nothing to another merchant or to the other mode', async () => {
     await post(test, paid('42'), { reference: 'PAY_private' });
     const other = await createMerchant(gateway);

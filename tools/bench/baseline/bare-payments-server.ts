@@ -1,31 +1,37 @@
 import Fastify from 'fastify';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Pool, type PoolClient } from 'pg';
+import { INSERT_WITH_CUSTOMER, SUCCEED_IN_ONE_STATEMENT } from '@gateway/domain/payments';
 import { INITIALIZE_SQL } from './initialize-sql';
-import { GET_PAYMENT_SQL, positional, VERIFY_READ_SQL, VERIFY_TRANSACTION_SQL } from './verify-sql';
+import { GET_PAYMENT_SQL, positional, VERIFY_READ_SQL } from './verify-sql';
 
 /**
  * The bare baseline, run as its own process: plain Fastify + node-postgres Pool, no Nest, no
  * TypeORM, no auth, no logging. The same GET-by-reference SELECT; for initialize, the statements
- * the gateway runs there (baseline/initialize-sql.ts); for verify, the same read and the same SQL
- * transaction the gateway runs on a successful verify (baseline/verify-sql.ts) — but no provider
+ * the gateway runs there (baseline/initialize-sql.ts, and the gateway's own one statement that
+ * writes the customer and the payment); for verify, the same read and the very statement the
+ * gateway settles a success with (libs/domain/payments payment-success.statement.ts: imported,
+ * which loads the Nest modules' definitions but runs nothing of Nest or TypeORM) — but no provider
  * round trip. The tenant comes in `x-developer-id` (test mode).
  *
  *   DATABASE_URL=… [POOL_SIZE=10] node -r @swc-node/register tools/bench/baseline/bare-payments-server.ts   → prints READY <port>
  */
 const PLATFORM_FEE_MINOR = 1000n; // the gateway's default NGN platform fee, 10.00
 const SLOT_COUNT = 16;
-const SUCCESS_STATEMENTS = ['saveAuthorization', 'succeed', 'postCredit', 'emitEvent'] as const;
+/** The analytics totals' rows per day (analytics-slot.ts). */
+const ANALYTICS_SLOTS = 8;
+/** No dispatcher listens in the bare run: the fan-out's NOTIFY channel only has to be a name. */
+const DELIVERIES_DUE = 'bare_deliveries_due';
 const prepared = Object.fromEntries(
-  [
-    ['get', GET_PAYMENT_SQL],
-    ['read', VERIFY_READ_SQL],
-    ...SUCCESS_STATEMENTS.map((name) => [name, VERIFY_TRANSACTION_SQL[name]]),
-    ...Object.entries(INITIALIZE_SQL),
-  ].map(([name, sql]) => [name, { name: `bare.${name}`, ...positional(sql) }]),
-) as Record<'get' | 'read' | (typeof SUCCESS_STATEMENTS)[number] | keyof typeof INITIALIZE_SQL, { name: string; text: string; names: string[] }>;
+  [['get', GET_PAYMENT_SQL], ['read', VERIFY_READ_SQL], ...Object.entries(INITIALIZE_SQL)].map(([name, sql]) => [name, { name: `bare.${name}`, ...positional(sql) }]),
+) as Record<'get' | 'read' | keyof typeof INITIALIZE_SQL, { name: string; text: string; names: string[] }>;
 
 type Row = Record<string, unknown>;
+
+/** The gateway's own one-statement writes (initialize's insert, a success), by the gateway's statement name and text. */
+async function runGateway(pool: Pool, statement: { name: string; text: string }, values: unknown[]): Promise<Row[]> {
+  return (await pool.query({ name: statement.name, text: statement.text, values })).rows as Row[];
+}
 
 async function run(client: Pool | PoolClient, name: keyof typeof prepared, values: Record<string, unknown>): Promise<Row[]> {
   // Named, as the gateway's hot statements are: parsed once per connection.
@@ -78,101 +84,51 @@ async function initialize(pool: Pool, tenant: { developer_id: string; mode: stri
     request_hash: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
   };
   await run(pool, 'testClock', values);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const [customer] = await run(client, 'findOrInsertCustomer', values);
-    if (customer.created) {
-      const event = { ...values, event_id: `evt_${randomBytes(12).toString('hex')}`, event_name: 'customer.created', event_data: JSON.stringify(customer) };
-      await run(client, 'emitEvent', event);
-    }
-    values.customer_id = customer.id;
-    values.customer_reference = customer.reference;
-    const [inserted] = await run(client, 'insertPayment', values);
-    values.payment_id = inserted.id;
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  const customerCreated = { reference: values.customer_reference, email: values.email, name: null, phone: null, metadata: {}, created_at: now.toISOString() };
+  const [inserted] = await runGateway(pool, INSERT_WITH_CUSTOMER, [
+    // The customer (found, or created with its customer.created event): customers.repository.ts, events.repository.ts.
+    ...[tenant.developer_id, tenant.mode, values.customer_reference, values.email, null, null, '{}', now],
+    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'customer.created', DELIVERIES_DUE, JSON.stringify(customerCreated), null],
+    // The payment: payment-insert.statement.ts.
+    ...[tenant.developer_id, tenant.mode, values.reference, 'pending', values.email, values.amount, values.currency, values.callback_url, '{}', '[]'],
+    ...[null, null, values.request_hash, null, null, now],
+  ]);
+  if (!inserted.id) throw new Error('bare: the payment was not inserted');
+  values.payment_id = inserted.id;
   const [view] = await run(pool, 'recordCheckout', { ...values, access_code: `ACCESS_${randomBytes(8).toString('hex')}`, provider_url: `http://127.0.0.1/checkout/${values.reference as string}` });
   return view;
 }
 
-/** What the gateway's success transaction does, with the values it would compute. */
+/** What the gateway's success statement does, with the values it would compute. */
 async function credit(pool: Pool, payment: Row, tenant: { developer_id: string; mode: string }): Promise<Row> {
   const amount = minor(payment.amount as string);
   const platformFee = payment.fee_override === null ? PLATFORM_FEE_MINOR : minor(payment.fee_override as string);
   const providerFee = (amount * 15n) / 1000n + 10000n > 200000n ? 200000n : (amount * 15n) / 1000n + 10000n;
   const net = amount - platformFee - providerFee;
+  const [fee, provider] = [decimal(platformFee), decimal(providerFee)];
   const now = new Date();
-  const values: Record<string, unknown> = {
-    ...tenant,
-    now,
-    payment_id: payment.id,
-    customer_id: payment.customer_id,
-    email: payment.email,
-    currency: payment.currency,
-    reference: payment.reference,
-    authorization_code: `AUTH_${randomBytes(10).toString('hex')}`,
-    provider_authorization_code: `AUTH_${randomBytes(5).toString('hex')}`,
-    provider_signature: `SIG_${randomBytes(6).toString('hex')}`,
-    reusable: true,
-    brand: 'visa',
-    last4: '4081',
-    exp_month: '12',
-    exp_year: '2030',
-    bank: 'TEST BANK',
-    channel: 'card',
-    platform_fee: decimal(platformFee),
-    provider_fee: decimal(providerFee),
-    net_amount: decimal(net),
-    splits: '[]',
-    gateway_response: 'Approved',
-    paid_at: now,
-    provider_transaction_id: String(randomInt(1e9)),
-    source_type: 'payment',
-    source_id: payment.id,
-    kind: 'success',
-    start_slot: randomInt(SLOT_COUNT),
-    slot_count: SLOT_COUNT,
-    available: decimal(net),
-    pending: '0',
-    reserved: '0',
-    accounts: ['provider_clearing', 'wallet', 'wallet', 'platform_fees', 'wallet', 'provider_fees'],
-    buckets: [null, 'available', 'available', null, 'available', null],
-    entry_types: ['credit', 'credit', 'fee', 'fee', 'fee', 'fee'],
-    amounts: [-amount, amount, -platformFee, platformFee, -providerFee, providerFee].map(decimal),
-    descriptions: ['Payment received', 'Payment received', 'Platform fee', 'Platform fee', 'Provider fee', 'Provider fee'],
-    event_id: `evt_${randomBytes(12).toString('hex')}`,
-    event_name: 'payment.success',
-  };
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const [authorization] = await run(client, 'saveAuthorization', values);
-    values.authorization_id = authorization.id;
-    const [updated] = await run(client, 'succeed', values);
-    if (updated) {
-      const [posted] = await run(client, 'postCredit', values);
-      if (!posted.posting_id || posted.slot === null) throw new Error('bare: the posting was not applied');
-      values.event_data = JSON.stringify(toResponse({ ...updated, ...authorizationColumns(authorization) }));
-      await run(client, 'emitEvent', values);
-    }
-    await client.query('COMMIT');
-    return { ...(updated ?? payment), ...authorizationColumns(authorization) };
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-function authorizationColumns(a: Row): Row {
-  return { a_code: a.code, a_reusable: a.reusable, a_brand: a.brand, a_last4: a.last4, a_exp_month: a.exp_month, a_exp_year: a.exp_year, a_bank: a.bank };
+  const card = [`AUTH_${randomBytes(10).toString('hex')}`, payment.customer_id, payment.email, `AUTH_${randomBytes(5).toString('hex')}`, `SIG_${randomBytes(6).toString('hex')}`];
+  const eventData = toResponse({ ...payment, status: 'success', platform_fee: fee, provider_fee: provider, net_amount: decimal(net), paid_at: now });
+  const [row] = await runGateway(pool, SUCCEED_IN_ONE_STATEMENT, [
+    // The ledger credit: ledger.repository.ts (postingParams, then the slot and the deltas).
+    ...[tenant.developer_id, tenant.mode, payment.currency, 'payment', payment.id, 'success', now, payment.reference],
+    ['provider_clearing', 'wallet', 'wallet', 'platform_fees', 'wallet', 'provider_fees'],
+    [null, 'available', 'available', null, 'available', null],
+    ['credit', 'credit', 'fee', 'fee', 'fee', 'fee'],
+    [-amount, amount, -platformFee, platformFee, -providerFee, providerFee].map(decimal),
+    ['Payment received', 'Payment received', 'Platform fee', 'Platform fee', 'Provider fee', 'Provider fee'],
+    ...[null, randomInt(SLOT_COUNT), SLOT_COUNT, decimal(net), '0', '0'],
+    // The payment.success event and its fan-out: events.repository.ts.
+    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'payment.success', DELIVERIES_DUE, JSON.stringify(eventData), null],
+    // The day's analytics totals: analytics.repository.ts.
+    ...[[tenant.developer_id], [tenant.mode], [payment.currency], [now.toISOString().slice(0, 10)], [Number.parseInt((payment.id as string).slice(-2), 16) % ANALYTICS_SLOTS]],
+    ...[[1], [0], [0], [decimal(amount)], [fee], [provider], ['0'], [0]],
+    // The saved card and the status move: payment-success.statement.ts.
+    ...[payment.id, ['pending', 'scheduled'], true, tenant.developer_id, tenant.mode, ...card, true, 'visa', '4081', '12', '2030', 'TEST BANK', 'card', now],
+    ...[fee, provider, decimal(net), '[]', null, 'Approved', 'card', now, String(randomInt(1e9)), now],
+  ]);
+  if (!row.id) throw new Error('bare: the payment was not settled');
+  return row;
 }
 
 /** The payment as the API shows it (same fields; amounts as numbers). */

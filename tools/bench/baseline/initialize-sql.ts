@@ -1,12 +1,11 @@
 /**
  * The SQL POST /payments/initialize runs, as the gateway runs it (libs/domain/test-clocks
- * test-clocks.repository.ts, libs/domain/customers customers.repository.ts, libs/domain/payments
- * payments.repository.ts), with named parameters (`:name`) for the bare server
- * (baseline/verify-sql.ts's `positional`). The provider's initialize call sits between COMMIT and
+ * test-clocks.repository.ts, libs/domain/payments payments.repository.ts), with named parameters
+ * (`:name`) for the bare server (baseline/verify-sql.ts's `positional`); between the two, the
+ * gateway's own one statement that writes the customer and the payment (payment-insert.statement.ts,
+ * which the bare server imports). The provider's initialize call sits between that statement and
  * recordCheckout; the bare server makes none. Keep it in step with those files when they change.
  */
-
-const CUSTOMER_COLUMNS = `c.id, c.developer_id, c.mode, c.reference, c.email, c.name, c.phone, c.metadata, c.created_at`;
 
 const PAYMENT_COLUMNS = `p.id, p.developer_id, p.mode, p.reference, p.status, p.customer_id, p.customer_reference, p.email, p.amount, p.currency,
   p.platform_fee, p.provider_fee, p.net_amount, p.amount_refunded, p.callback_url, p.metadata, p.splits, p.idempotency_key, p.idempotency_scope,
@@ -19,27 +18,7 @@ const AUTHORIZATION_COLUMNS = `a.id AS a_id, a.code AS a_code, a.reusable AS a_r
 export const INITIALIZE_SQL = {
   /** The tenant's test clock (test mode): the payment's times count from it. Before the transaction. */
   testClock: `SELECT offset_seconds FROM test_clocks WHERE developer_id = :developer_id::uuid AND mode = 'test'`,
-  /**
-   * In the transaction: the customer by e-mail, created on first sight (then customer.created goes
-   * to the outbox: verify-sql's emitEvent), or the existing one — one round trip.
-   */
-  findOrInsertCustomer: `WITH inserted AS (
-      INSERT INTO customers AS c (developer_id, mode, reference, email, name, phone, metadata, created_at)
-      VALUES (:developer_id::uuid, :mode, :customer_reference, :email, NULL, NULL, '{}'::jsonb, :now::timestamptz)
-      ON CONFLICT DO NOTHING
-      RETURNING ${CUSTOMER_COLUMNS}, true AS created)
-    SELECT * FROM inserted
-    UNION ALL
-    SELECT ${CUSTOMER_COLUMNS}, false FROM customers c WHERE c.developer_id = :developer_id::uuid AND c.mode = :mode AND lower(c.email) = lower(:email)
-    LIMIT 1`,
-  /** The payment, pending, returned as stored. */
-  insertPayment: `INSERT INTO payments AS p (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency,
-      amount_refunded, callback_url, metadata, splits, idempotency_key, idempotency_scope, request_hash, authorization_id, charge_at,
-      created_at, updated_at)
-    VALUES (:developer_id::uuid, :mode, :reference, 'pending', :customer_id::uuid, :customer_reference, :email, :amount::numeric, :currency,
-      0, :callback_url, '{}'::jsonb, '[]'::jsonb, NULL, NULL, :request_hash, NULL, NULL, :now::timestamptz, :now::timestamptz)
-    ON CONFLICT DO NOTHING RETURNING ${PAYMENT_COLUMNS}`,
-  /** After COMMIT and the provider's answer: the checkout's access code and URL, and the payment as GET shows it. */
+  /** After the insert and the provider's answer: the checkout's access code and URL, and the payment as GET shows it. */
   recordCheckout: `WITH p AS (
       UPDATE payments SET provider_access_code = :access_code, provider_authorization_url = :provider_url, updated_at = :now::timestamptz
       WHERE id = :payment_id::uuid RETURNING *)

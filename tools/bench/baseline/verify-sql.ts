@@ -27,7 +27,12 @@ export const VERIFY_READ_SQL = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUM
   FROM payments p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id
   WHERE p.reference = :reference AND p.developer_id = :developer_id::uuid AND p.mode = :mode`;
 
-/** The statements of the verify transaction, in order, between BEGIN and COMMIT. */
+/**
+ * The statements of the verify transaction, in order, between BEGIN and COMMIT: what pgbench runs
+ * (pgbench/verify-script.ts). The gateway and the bare server now settle a success in ONE statement
+ * (libs/domain/payments payment-success.statement.ts) with these steps as its CTEs, plus the
+ * analytics totals; pgbench's script has not been moved onto it yet.
+ */
 export const VERIFY_TRANSACTION_SQL = {
   /** The saved card, created on first sight (one round trip: insert, or read the existing one). */
   saveAuthorization: `WITH inserted AS (

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
-import { Amount, type Currency } from '@gateway/platform';
+import { Amount, type Currency, preparedStatement, runStatement } from '@gateway/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AnalyticsTotals } from './analytics-figures';
 
@@ -28,11 +28,13 @@ export interface TotalsScope {
   developerId: string | null;
 }
 
-const ADD_SQL = `
+// The deltas $1–$13 (parameters from totalsParameters), added to their rows; `condition`: a WHERE
+// clause the caller may put on them.
+const addSql = (condition: string) => `
   INSERT INTO analytics_daily_totals AS t (developer_id, mode, currency, day, slot, payments_succeeded, payments_failed, payments_abandoned,
                                            volume, platform_fees, provider_fees, refunded_amount, refunds_count)
   SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::date[], $5::smallint[], $6::bigint[], $7::bigint[], $8::bigint[],
-                       $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::bigint[])
+                       $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::bigint[]) ${condition}
   ON CONFLICT (developer_id, mode, currency, day, slot) DO UPDATE SET
     payments_succeeded = t.payments_succeeded + EXCLUDED.payments_succeeded,
     payments_failed = t.payments_failed + EXCLUDED.payments_failed,
@@ -42,6 +44,17 @@ const ADD_SQL = `
     provider_fees = t.provider_fees + EXCLUDED.provider_fees,
     refunded_amount = t.refunded_amount + EXCLUDED.refunded_amount,
     refunds_count = t.refunds_count + EXCLUDED.refunds_count`;
+// Every payment outcome and processed refund runs it: prepared (parsed and planned once per connection).
+const ADD = preparedStatement('analytics.add-totals', addSql(''));
+
+/**
+ * The deltas added as a CTE of a caller's one-statement state change (a payment's success), only
+ * when the caller's CTE `gate` returned a row; parameters $1–$13 from
+ * AnalyticsService.paymentOutcomesInStatement.
+ */
+export function totalsCte(gate: string): string {
+  return `analytics_totals AS (${addSql(`WHERE EXISTS (SELECT 1 FROM ${gate})`)} RETURNING 1)`;
+}
 
 interface DayRow {
   currency: Currency;
@@ -68,22 +81,7 @@ export class AnalyticsRepository {
    */
   async add(manager: EntityManager, deltas: TotalsDelta[]): Promise<void> {
     if (!deltas.length) return;
-    const sorted = [...deltas].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-    await manager.query(ADD_SQL, [
-      sorted.map((d) => d.developerId),
-      sorted.map((d) => d.mode),
-      sorted.map((d) => d.currency),
-      sorted.map((d) => d.day),
-      sorted.map((d) => d.slot),
-      sorted.map((d) => d.succeeded),
-      sorted.map((d) => d.failed),
-      sorted.map((d) => d.abandoned),
-      sorted.map((d) => d.volume.toString()),
-      sorted.map((d) => d.platformFees.toString()),
-      sorted.map((d) => d.providerFees.toString()),
-      sorted.map((d) => d.refunds.toString()),
-      sorted.map((d) => d.refundsCount),
-    ]);
+    await runStatement(manager, ADD, totalsParameters(deltas));
   }
 
   /**
@@ -129,4 +127,24 @@ function compareKeys(a: Key, b: Key): number {
     if (a[i] > b[i]) return 1;
   }
   return 0;
+}
+
+/** The parameters of the add statement and of totalsCte: the deltas as arrays, in key order (rows are locked in that order). */
+export function totalsParameters(deltas: TotalsDelta[]): unknown[] {
+  const sorted = [...deltas].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  return [
+    sorted.map((d) => d.developerId),
+    sorted.map((d) => d.mode),
+    sorted.map((d) => d.currency),
+    sorted.map((d) => d.day),
+    sorted.map((d) => d.slot),
+    sorted.map((d) => d.succeeded),
+    sorted.map((d) => d.failed),
+    sorted.map((d) => d.abandoned),
+    sorted.map((d) => d.volume.toString()),
+    sorted.map((d) => d.platformFees.toString()),
+    sorted.map((d) => d.providerFees.toString()),
+    sorted.map((d) => d.refunds.toString()),
+    sorted.map((d) => d.refundsCount),
+  ];
 }

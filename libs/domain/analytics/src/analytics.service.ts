@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { addTotals, type AnalyticsSummary, type AnalyticsTimeseries, type AnalyticsTotals, figuresOf, ZERO_TOTALS } from './analytics-figures';
 import { type AnalyticsRange, bucketsOf, parseInterval, parseRange } from './analytics-period';
 import { analyticsSlot, utcDay } from './analytics-slot';
-import { AnalyticsRepository, type TotalsDelta, type TotalsScope } from './analytics.repository';
+import { AnalyticsRepository, totalsParameters, type TotalsDelta, type TotalsScope } from './analytics.repository';
 
 /** A payment's final outcome as analytics counts it. */
 export type PaymentOutcome = 'succeeded' | 'failed' | 'abandoned';
@@ -65,25 +65,12 @@ export class AnalyticsService {
 
   /** Records payment outcomes in the caller's transaction (`manager`), one statement for any number of payments. */
   async recordPaymentOutcomes(manager: EntityManager, changes: PaymentOutcomeChange[]): Promise<void> {
-    const deltas = new Map<string, TotalsDelta>();
-    for (const change of changes) {
-      const slot = analyticsSlot(change.paymentId);
-      const row = (day: string) => deltaFor(deltas, { developerId: change.developerId, mode: change.mode, currency: change.currency, day, slot });
-      const now = row(utcDay(change.at));
-      if (change.outcome === 'succeeded') {
-        now.succeeded += 1;
-        now.volume = now.volume.plus(change.amount ?? Amount.zero());
-        now.platformFees = now.platformFees.plus(change.platformFee ?? Amount.zero());
-        now.providerFees = now.providerFees.plus(change.providerFee ?? Amount.zero());
-      } else if (change.outcome === 'failed') now.failed += 1;
-      else now.abandoned += 1;
-      if (change.previous) {
-        const before = row(utcDay(change.previous.at));
-        if (change.previous.outcome === 'failed') before.failed -= 1;
-        else before.abandoned -= 1;
-      }
-    }
-    await this.repository.add(manager, [...deltas.values()]);
+    await this.repository.add(manager, outcomeDeltas(changes));
+  }
+
+  /** Payment outcomes recorded by a caller's one statement (analyticsTotalsCte): the statement's analytics parameters ($1–$13). */
+  paymentOutcomesInStatement(changes: PaymentOutcomeChange[]): unknown[] {
+    return totalsParameters(outcomeDeltas(changes));
   }
 
   /** One payment's outcome, in the caller's transaction. */
@@ -171,4 +158,27 @@ function deltaFor(deltas: Map<string, TotalsDelta>, key: Pick<TotalsDelta, 'deve
     deltas.set(id, delta);
   }
   return delta;
+}
+
+/** The totals' changes of these payment outcomes, one delta per row. */
+function outcomeDeltas(changes: PaymentOutcomeChange[]): TotalsDelta[] {
+  const deltas = new Map<string, TotalsDelta>();
+  for (const change of changes) {
+    const slot = analyticsSlot(change.paymentId);
+    const row = (day: string) => deltaFor(deltas, { developerId: change.developerId, mode: change.mode, currency: change.currency, day, slot });
+    const now = row(utcDay(change.at));
+    if (change.outcome === 'succeeded') {
+      now.succeeded += 1;
+      now.volume = now.volume.plus(change.amount ?? Amount.zero());
+      now.platformFees = now.platformFees.plus(change.platformFee ?? Amount.zero());
+      now.providerFees = now.providerFees.plus(change.providerFee ?? Amount.zero());
+    } else if (change.outcome === 'failed') now.failed += 1;
+    else now.abandoned += 1;
+    if (change.previous) {
+      const before = row(utcDay(change.previous.at));
+      if (change.previous.outcome === 'failed') before.failed -= 1;
+      else before.abandoned -= 1;
+    }
+  }
+  return [...deltas.values()];
 }

@@ -35,6 +35,31 @@ const FIND_OR_INSERT_BY_EMAIL = preparedStatement(
   LIMIT 1`,
 );
 
+/**
+ * The find-or-insert as CTEs of a caller's one statement (a payment's initialize): `customer` is the
+ * tenant's customer with this e-mail (id, reference), inserted when new (`inserted_customer` then
+ * holds it). Parameters $1–$8 as FIND_OR_INSERT_BY_EMAIL's (findOrInsertParameters). Empty when
+ * a concurrent transaction inserted it after the statement's snapshot: the caller runs it again.
+ */
+export const FIND_OR_INSERT_CTES = `inserted_customer AS (
+    INSERT INTO customers AS c (developer_id, mode, reference, email, name, phone, metadata, created_at)
+    VALUES ($1::uuid, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::timestamptz)
+    ON CONFLICT DO NOTHING
+    RETURNING c.id, c.reference
+  ), customer AS (
+    SELECT id, reference FROM inserted_customer
+    UNION ALL
+    SELECT c.id, c.reference FROM customers c WHERE c.developer_id = $1::uuid AND c.mode = $2::text AND lower(c.email) = lower($4::text)
+    LIMIT 1
+  )`;
+
+export const FIND_OR_INSERT_PARAMETERS = 8;
+
+/** The parameters of FIND_OR_INSERT_BY_EMAIL and FIND_OR_INSERT_CTES. */
+export function findOrInsertParameters(ctx: DeveloperContext, row: NewCustomerRow): unknown[] {
+  return [ctx.developerId, ctx.mode, row.reference, row.email, row.name, row.phone, JSON.stringify(row.metadata), row.createdAt];
+}
+
 interface CustomerRow {
   id: string;
   developer_id: string;
@@ -82,16 +107,7 @@ export class CustomersRepository {
    * in this statement's snapshot): findByEmailOrFail then sees it.
    */
   async findOrInsertByEmail(manager: EntityManager, ctx: DeveloperContext, row: NewCustomerRow): Promise<{ customer: CustomerEntity; created: boolean } | null> {
-    const { rows } = await runStatement<CustomerRow>(manager, FIND_OR_INSERT_BY_EMAIL, [
-      ctx.developerId,
-      ctx.mode,
-      row.reference,
-      row.email,
-      row.name,
-      row.phone,
-      JSON.stringify(row.metadata),
-      row.createdAt,
-    ]);
+    const { rows } = await runStatement<CustomerRow>(manager, FIND_OR_INSERT_BY_EMAIL, findOrInsertParameters(ctx, row));
     const r = rows[0];
     if (!r) return null;
     const customer = Object.assign(new CustomerEntity(), {

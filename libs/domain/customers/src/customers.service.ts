@@ -1,14 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { EventsService } from '@gateway/domain/webhooks';
+import { eventWithFanOutCtes, EventsService } from '@gateway/domain/webhooks';
 import type { CustomerResponse } from '@gateway/contracts';
-import { allPages, Clock, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, Clock, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE, shiftParameters } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CustomerEntity } from './customer.entity';
 import { toCustomerResponse } from './customer.mapper';
-import { type CustomerListFilter, CustomersRepository, type NewCustomerRow } from './customers.repository';
+import { type CustomerListFilter, CustomersRepository, findOrInsertParameters, FIND_OR_INSERT_CTES, FIND_OR_INSERT_PARAMETERS, type NewCustomerRow } from './customers.repository';
 
 export type { CustomerListFilter } from './customers.repository';
+
+/**
+ * A payment's customer by e-mail as CTEs of the caller's one statement: `customer` (id, reference),
+ * inserted when new, with its `customer.created` event and the event's webhook fan-out
+ * (eventWithFanOutCtes: the caller's query must read `event_fan_out`); parameters from
+ * CustomersService.findOrCreateByEmailInStatement. Empty `customer`: a concurrent transaction
+ * inserted it after the statement's snapshot, and the caller runs the statement again.
+ */
+export const customerByEmailCtes = `${FIND_OR_INSERT_CTES}, ${shiftParameters(eventWithFanOutCtes('inserted_customer'), FIND_OR_INSERT_PARAMETERS)}`;
 
 export interface NewCustomer {
   email: string;
@@ -50,6 +59,17 @@ export class CustomersService {
     const found = await this.customers.findOrInsertByEmail(manager, ctx, this.newRow({ email }));
     if (found?.created) await this.events.emit(manager, ctx, 'customer.created', { ...toCustomerResponse(found.customer) });
     return found ?? { customer: await this.customers.findByEmailOrFail(manager, ctx, email.trim()), created: false };
+  }
+
+  /**
+   * findOrCreateByEmail inside a caller's one statement (customerByEmailCtes, a payment's
+   * initialize): the statement's customer parameters. Its `customer.created` event is written
+   * with the customer, only when the statement inserts it.
+   */
+  findOrCreateByEmailInStatement(ctx: DeveloperContext, email: string): unknown[] {
+    const row = this.newRow({ email });
+    const event = this.events.emitInStatement(ctx, 'customer.created', { ...toCustomerResponse(row) });
+    return [...findOrInsertParameters(ctx, row), ...event];
   }
 
   /** @throws customer_not_found (also for another developer's or the other mode's customer) */

@@ -41,7 +41,10 @@ export class InvoicePaymentsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.hooks.register({ paymentSucceeded: (manager, ctx, view) => this.recordPayment(manager, ctx, view) });
+    this.hooks.register({
+      concernsSuccessOf: (payment) => payment.idempotencyScope === 'invoice',
+      paymentSucceeded: (manager, ctx, view) => this.recordPayment(manager, ctx, view),
+    });
   }
 
   /**

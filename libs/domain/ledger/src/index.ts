@@ -1,5 +1,7 @@
 export { LedgerModule } from './ledger.module';
 export { LedgerService } from './ledger.service';
+/** The SQL of a credit made inside a caller's one statement (see LedgerService.creditInStatement). */
+export { creditCtes as ledgerCreditCtes } from './ledger.repository';
 export { LedgerDuplicatePostingError, LedgerUnbalancedError } from './ledger.errors';
 export { toLedgerEntryResponse, toLedgerVerificationResponse, toWalletBalanceResponse } from './ledger.mapper';
 export { ENTRY_HASH_FORMAT, entryHash, type HashedEntryFields } from './entry-hash';

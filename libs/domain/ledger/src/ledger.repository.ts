@@ -18,6 +18,13 @@ import type { Bucket, EntryType, LedgerEntryFilter, LedgerEntryView, Posting } f
 /** Wallet entries page by their sequence number, newest (highest) first. */
 const walletEntryOrder = defineKeyset(defineCursor({ seq: 'bigint' }), { seq: 'seq' });
 
+/**
+ * Above every seq there will be: `seq <-> HIGHEST_SEQ` orders entries highest seq first. btree_gist
+ * measures that distance as a float8, exact for integers up to 2^53 (not up to the bigint maximum,
+ * where neighbouring seqs would tie); 2^53 entries is centuries of a million a second.
+ */
+const HIGHEST_SEQ = '9007199254740992';
+
 /** Every wallet's balance is spread over this many rows (see docs/ledger.md). */
 export const WALLET_SLOT_COUNT = 16;
 
@@ -49,11 +56,12 @@ interface EntryRow {
 // duplicate or a missing wallet writes nothing.
 //   $1 developer_id  $2 mode  $3 currency  $4 source_type  $5 source_id  $6 kind  $7 created_at
 //   $8 reference  $9–$13 the lines (account, bucket, entry_type, amount, description)  $14 request_id
-const POSTING_CTE = `posting AS (
+const postingCte = (onDuplicate: string) => `posting AS (
     INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind, created_at, request_id)
     SELECT $1::uuid, $2::text, $3::text, $4::text, $5::text, $6::text, $7::timestamptz, $14::text FROM wallet
-    ON CONFLICT ON CONSTRAINT ledger_postings_once_per_source DO NOTHING RETURNING id
+    ${onDuplicate} RETURNING id
   )`;
+const POSTING_CTE = postingCte('ON CONFLICT ON CONSTRAINT ledger_postings_once_per_source DO NOTHING');
 
 // The lines, hashed in line order onto the chain of the slot in `head` (slot, last_entry_hash),
 // which the statement holds locked: ledger_chain_lines (migration ChainLedgerEntries) gives each
@@ -78,9 +86,7 @@ const CHAIN_CTES = `chain AS MATERIALIZED (
 // so its last_entry_hash is the latest committed one even when another credit committed after
 // this statement's snapshot.
 //   $15 start slot  $16 slot count  $17–$19 deltas (available, pending, reserved)
-const POST_CREDIT_SQL = `WITH wallet AS (
-    SELECT id FROM wallets WHERE developer_id = $1::uuid AND mode = $2::text AND currency = $3::text
-  ), ${POSTING_CTE}, held AS (
+const CREDIT_CTES = `held AS (
     SELECT coalesce(
       (SELECT s FROM wallet_balance_slots s
         WHERE s.wallet_id = (SELECT id FROM wallet) AND EXISTS (SELECT 1 FROM posting)
@@ -95,10 +101,28 @@ const POST_CREDIT_SQL = `WITH wallet AS (
     SET available = s.available + $17::numeric, pending = s.pending + $18::numeric, reserved = s.reserved + $19::numeric,
         last_entry_hash = (SELECT hash FROM chain_end)
     FROM wallet, head WHERE s.wallet_id = wallet.id AND s.slot = head.slot RETURNING s.slot
-  )
+  )`;
+const WALLET_OF_POSTING = `SELECT id FROM wallets WHERE developer_id = $1::uuid AND mode = $2::text AND currency = $3::text`;
+const POST_CREDIT_SQL = `WITH wallet AS (${WALLET_OF_POSTING}), ${POSTING_CTE}, ${CREDIT_CTES}
   SELECT (SELECT id FROM wallet) AS wallet_id, (SELECT id FROM posting) AS posting_id, (SELECT slot FROM credited) AS slot`;
 // Every payment's credit runs it: prepared, so PostgreSQL parses and plans its CTEs once per connection.
 const POST_CREDIT = preparedStatement('ledger.post-credit', POST_CREDIT_SQL);
+
+/**
+ * POST_CREDIT's steps as CTEs of a caller's one-statement state change (a payment's success; its
+ * parameters $1–$19 from LedgerService.creditInStatement), in two parts. `wallet` defines
+ * `ledger_wallet`, the wallet, and goes before the caller's change, which must require a row of it,
+ * so that the change never commits without its credit. `credit` goes after it: the posting is
+ * written only when the caller's CTE `gate` returned a row, and without ON CONFLICT (a duplicate
+ * posting raises unique_violation, which aborts the caller's whole statement); `posting` holds
+ * the new posting's id.
+ */
+export function creditCtes(gate: string): { wallet: string; credit: string } {
+  return {
+    wallet: `ledger_wallet AS (${WALLET_OF_POSTING})`,
+    credit: `wallet AS (SELECT id FROM ledger_wallet WHERE EXISTS (SELECT 1 FROM ${gate})), ${postingCte('')}, ${CREDIT_CTES}`,
+  };
+}
 
 // A posting that takes from the wallet, once the caller has locked all its slots (lockAllSlots):
 // the posting, the slots' new balances and the entries, appended to the chain of slot $16 (one
@@ -174,15 +198,24 @@ export class LedgerRepository {
     startSlot: number,
     now: Date,
   ): Promise<{ walletId: string | null; postingId: string | null }> {
-    const { rows } = await runStatement<{ wallet_id: string | null; posting_id: string | null }>(manager, POST_CREDIT, [
+    const { rows } = await runStatement<{ wallet_id: string | null; posting_id: string | null }>(
+      manager,
+      POST_CREDIT,
+      this.creditParameters(ctx, posting, deltas, startSlot, now),
+    );
+    return { walletId: rows[0]?.wallet_id ?? null, postingId: rows[0]?.posting_id ?? null };
+  }
+
+  /** The parameters of POST_CREDIT and of creditCtes. */
+  creditParameters(ctx: DeveloperContext, posting: Posting, deltas: BucketDeltas, startSlot: number, now: Date): unknown[] {
+    return [
       ...postingParams(ctx, posting, now),
       startSlot,
       WALLET_SLOT_COUNT,
       deltas.available.toString(),
       deltas.pending.toString(),
       deltas.reserved.toString(),
-    ]);
-    return { walletId: rows[0]?.wallet_id ?? null, postingId: rows[0]?.posting_id ?? null };
+    ];
   }
 
   /** Locks every slot of the wallet, always in slot order, so two debits can never deadlock. */
@@ -249,7 +282,9 @@ export class LedgerRepository {
   /**
    * The merchant's wallet lines, newest first, keyset-paginated on seq. Without a currency filter
    * each currency is read through its own index range and the results merged, so a page never
-   * sorts the merchant's whole history.
+   * sorts the merchant's whole history. A time range is read through ledger_entries_wallet_time
+   * instead (migration IndexWalletEntriesByTime): `seq` order is not `created_at` order, so the
+   * range's entries are asked highest seq first of the index that holds both.
    * @throws validation_error for a cursor this list did not issue
    */
   async listWalletEntries(manager: EntityManager, ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {
@@ -268,6 +303,15 @@ export class LedgerRepository {
     if (filter.to) conditions.push(`created_at <= ${param(filter.to)}`);
     if (filter.before) conditions.push(`created_at < ${param(filter.before)}`);
     const columns = 'id, seq, entry_type, amount, bucket, currency, reference, description, created_at';
+    if (filter.from || filter.to || filter.before) {
+      if (filter.currency) conditions.push(`currency = ${param(filter.currency)}`);
+      // The GiST index's nearest-first scan: distance from the highest seq there can be, so highest seq first.
+      const rows: EntryRow[] = await manager.query(
+        `SELECT ${columns} FROM ledger_entries WHERE ${conditions.join(' AND ')} ORDER BY seq <-> ${HIGHEST_SEQ}::bigint LIMIT ${keyset.limit}`,
+        params,
+      );
+      return page.toPage(rows, toEntryView, (r) => ({ seq: BigInt(r.seq) }));
+    }
     const currencies = filter.currency ? [filter.currency] : CURRENCIES;
     const perCurrency = currencies.map(
       (currency) => `(SELECT ${columns} FROM ledger_entries WHERE ${[...conditions, `currency = ${param(currency)}`].join(' AND ')} ORDER BY ${keyset.orderBy} LIMIT ${keyset.limit})`,

@@ -70,6 +70,25 @@ export class LedgerService {
     if (!postingId) throw duplicate(posting);
   }
 
+  /**
+   * A posting made inside a caller's one statement (creditCtes, e.g. a payment's success): the
+   * statement's ledger parameters ($1–$19), the posting checked as post() checks it. Null when
+   * the posting takes from a bucket, which needs its slots locked first: post() it in a
+   * transaction instead.
+   * @throws LedgerUnbalancedError when the lines do not sum to zero or are malformed
+   */
+  creditInStatement(ctx: DeveloperContext, posting: Posting): unknown[] | null {
+    checkPosting(posting);
+    const deltas = walletDeltas(posting.lines);
+    if (!onlyAddsToWallet(deltas)) return null;
+    return this.repository.creditParameters(ctx, posting, deltas, randomInt(WALLET_SLOT_COUNT), this.clock.now());
+  }
+
+  /** Creates the wallet with its balance slots unless it exists (post() does it on a first credit; creditInStatement leaves it to its caller). */
+  async ensureWallet(ctx: DeveloperContext, currency: Currency): Promise<void> {
+    await this.repository.ensureWallet(this.dataSource.manager, ctx, currency, this.clock.now());
+  }
+
   /** Available, pending, reserved and their total; zeros when the wallet has never been used. */
   async balance(ctx: DeveloperContext, currency: Currency, manager: EntityManager = this.dataSource.manager): Promise<WalletBalance> {
     const { available, pending, reserved } = await this.repository.sumSlots(manager, ctx, currency);

@@ -13,3 +13,6 @@ export { breakDownPayment, type PaymentBreakdown } from './payment-breakdown';
 export { isProviderRefusal } from './provider-refusal';
 export { amountLimits, defaultPlatformFee } from './payment-config';
 export type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';
+/** The one-statement writes of initialize and of a success, for the bare baseline (tools/bench/baseline), which runs the very same SQL. */
+export { INSERT_WITH_CUSTOMER } from './payment-insert.statement';
+export { SUCCEED_IN_ONE_STATEMENT } from './payment-success.statement';

@@ -4,11 +4,12 @@ import { DevelopersModule, DevelopersService } from '@gateway/domain/developers'
 import { LedgerService } from '@gateway/domain/ledger';
 import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { PaymentProvider } from '@gateway/provider';
-import { Amount, ConfigModule, type DeveloperContext } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, ConfigModule, type DeveloperContext } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PaymentConfirmationService } from './payment-confirmation.service';
+import { toPaymentResponse } from './payment.mapper';
 import { PaymentsModule } from './payments.module';
 import { PaymentsService } from './payments.service';
 import { providerSuccess } from './testing';
@@ -98,6 +99,24 @@ describe('PaymentConfirmationService (credit once)', () => {
     expect(await postingsOf(payment.id)).toBe(1);
     expect(await eventsOf('payment.failed', payment.reference)).toBe(1);
     expect(await eventsOf('payment.success', payment.reference)).toBe(1);
+  });
+
+  it("the payment.success event carries the payment as the response shows it, its saved card too: first seen, and seen again on the customer's next payment", async () => {
+    const ctx = await merchant();
+    const card = { code: `AUTH_${randomUUID().slice(0, 8)}`, reusable: true, signature: 'SIG_1', last4: '4081', brand: 'visa', expMonth: '12', expYear: '2030', bank: 'Test Bank', channel: 'card' };
+    const email = `payer-${randomUUID().slice(0, 8)}@example.com`;
+    const eventData = async (reference: string) =>
+      ((await dataSource.query(`SELECT data FROM events WHERE name = 'payment.success' AND data->>'reference' = $1`, [reference])) as Array<{ data: unknown }>)[0].data;
+    const codes: Array<string | undefined> = [];
+    for (const amount of [800, 950]) {
+      const payment = await payments.createPayment(ctx, { amount, email }, undefined, 'checkout');
+      const view = await confirmation.apply(ctx, payment, providerSuccess(payment, { authorization: card, paidAt: new Date('2026-11-30T10:00:00.123Z') }));
+
+      expect(view.authorization?.last4).toBe('4081');
+      expect(await eventData(payment.reference)).toEqual(JSON.parse(JSON.stringify(toPaymentResponse(view, app.get<AppConfig>(APP_CONFIG).api.publicBaseUrl))));
+      codes.push(view.authorization?.code);
+    }
+    expect(codes[1]).toBe(codes[0]); // one saved card for both payments
   });
 
   it('a provider reporting another amount than was asked is not credited', async () => {

@@ -1,26 +1,32 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
-import { AnalyticsService } from '@gateway/domain/analytics';
+import { AnalyticsService, type PaymentOutcomeChange } from '@gateway/domain/analytics';
 import { DevelopersService } from '@gateway/domain/developers';
 import { EventsService } from '@gateway/domain/webhooks';
-import { LedgerService, paymentSuccessLines } from '@gateway/domain/ledger';
+import { LedgerService, type Posting, paymentSuccessLines } from '@gateway/domain/ledger';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inOneStatement, inTransaction } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { breakDownPayment } from './payment-breakdown';
 import { defaultPlatformFee } from './payment-config';
 import { toPaymentResponse, type PaymentView } from './payment.mapper';
 import { PaymentOutcomeHooks } from './payment-outcome-hooks';
-import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import type { PaymentEntity } from './payment.entity';
-import { PaymentsRepository } from './payments.repository';
+import { succeedInOneStatement } from './payment-success.statement';
+import { type NewAuthorization, type PaymentSuccessChanges, PaymentsRepository, type PaymentToVerify, type PreviousOutcome } from './payments.repository';
+
+/** The statuses a success in one statement moves from; a late success (after a decline or an abandonment) takes the transaction path. */
+const SETTLE_FROM = ['pending', 'scheduled'] as const;
+/** Runs of the one statement: a first credit creates the wallet, a card saved concurrently is seen by the next run. */
+const ONE_STATEMENT_ATTEMPTS = 3;
 
 /**
  * Settles a payment from what the provider says about it. Verify, the provider's callbacks, the
  * sandbox and charges of saved cards all end here, so a success is credited by one code path:
- * status, ledger posting and `payment.success` event commit in ONE transaction, and only the
- * request that moves the status first posts (any number of concurrent verifies credit once).
+ * status, ledger posting and `payment.success` event commit together — in ONE statement on the
+ * hot path, in one transaction otherwise — and only the request that moves the status first
+ * posts (any number of concurrent verifies credit once).
  */
 @Injectable()
 export class PaymentConfirmationService {
@@ -46,7 +52,11 @@ export class PaymentConfirmationService {
   async verify(ctx: DeveloperContext, reference: string): Promise<PaymentView> {
     const found = await this.repository.findForVerify(ctx, reference);
     if (!found) throw new DomainError('payment_not_found', 'No such payment.');
-    const { view, feeOverride } = found;
+    return this.verifyFound(ctx, found);
+  }
+
+  private async verifyFound(ctx: DeveloperContext, { view, feeOverride }: PaymentToVerify): Promise<PaymentView> {
+    const { reference } = view.payment;
     // Final, or a scheduled charge not yet handed to the provider: nothing to ask. A triggered one
     // (triggered_at set) may have been charged by a scheduler that did not record the outcome, so
     // the provider is asked, and its callback settles it through here too.
@@ -64,12 +74,12 @@ export class PaymentConfirmationService {
    * @throws gateway_timeout, provider_error
    */
   async verifyForCallback(mode: Mode, reference: string): Promise<void> {
-    const payment = await this.repository.findByReference(mode, reference);
-    if (!payment) {
+    const found = await this.repository.findForCallback(mode, reference);
+    if (!found) {
       this.logger.warn(`provider callback for an unknown ${mode} payment; ignored`);
       return;
     }
-    await this.verify({ developerId: payment.developerId, mode }, reference);
+    await this.verifyFound({ developerId: found.view.payment.developerId, mode }, found);
   }
 
   /**
@@ -101,55 +111,95 @@ export class PaymentConfirmationService {
       providerFee: feeBorneByMerchant(transaction, requested),
       splits: payment.splits,
     });
-    return inTransaction(this.dataSource, async (manager) => {
-      const saved = transaction.authorization ? await this.saveAuthorization(manager, ctx, payment, transaction) : null;
-      const now = this.clock.now();
-      const succeeded = await this.repository.succeed(manager, payment.id, {
+    const now = this.clock.now();
+    const changes: PaymentSuccessChanges = {
+      platformFee: breakdown.platformFee,
+      providerFee: breakdown.providerFee,
+      netAmount: breakdown.net,
+      splits: breakdown.shares.map((s) => ({ subaccount: s.subaccount, share: s.share, amount: s.amount.toString() })),
+      authorizationId: payment.authorizationId,
+      gatewayResponse: transaction.gatewayResponse,
+      channel: transaction.channel,
+      paidAt: transaction.paidAt ?? now,
+      providerTransactionId: transaction.providerId,
+      updatedAt: now,
+    };
+    const posting: Posting = {
+      currency: payment.currency,
+      sourceType: 'payment',
+      sourceId: payment.id,
+      kind: 'success',
+      reference: payment.reference,
+      lines: paymentSuccessLines({
+        amount: payment.amount,
         platformFee: breakdown.platformFee,
         providerFee: breakdown.providerFee,
-        netAmount: breakdown.net,
-        splits: breakdown.shares.map((s) => ({ subaccount: s.subaccount, share: s.share, amount: s.amount.toString() })),
-        authorizationId: saved?.id ?? payment.authorizationId,
-        gatewayResponse: transaction.gatewayResponse,
-        channel: transaction.channel,
-        paidAt: transaction.paidAt ?? now,
-        providerTransactionId: transaction.providerId,
-        updatedAt: now,
-      });
+        shares: breakdown.shares.map((s) => ({ subaccountCode: s.subaccount, amount: s.amount })),
+      }),
+    };
+    const outcome = (previous: PreviousOutcome | null): PaymentOutcomeChange => ({
+      ...ctx,
+      paymentId: payment.id,
+      currency: payment.currency,
+      outcome: 'succeeded',
+      at: changes.paidAt,
+      amount: payment.amount,
+      platformFee: breakdown.platformFee,
+      providerFee: breakdown.providerFee,
+      previous,
+    });
+    const card = transaction.authorization ? this.newAuthorization(ctx, payment, transaction.authorization) : null;
+    // A listener acting on this payment's success runs its code in the success's transaction.
+    if (!this.hooks.concernSuccessOf(payment)) {
+      const settled = await this.succeedInOneStatement(ctx, payment, { changes, posting, outcome: outcome(null), card });
+      if (settled !== undefined) return settled;
+    }
+    return inTransaction(this.dataSource, async (manager) => {
+      const saved = card ? await this.repository.saveAuthorization(manager, card) : null;
+      const succeeded = await this.repository.succeed(manager, payment.id, { ...changes, authorizationId: saved?.id ?? payment.authorizationId });
       if (!succeeded) return null; // another verify, callback or charge credited it first
       const updated = succeeded.payment;
-      await this.ledger.post(manager, ctx, {
-        currency: payment.currency,
-        sourceType: 'payment',
-        sourceId: payment.id,
-        kind: 'success',
-        reference: payment.reference,
-        lines: paymentSuccessLines({
-          amount: payment.amount,
-          platformFee: breakdown.platformFee,
-          providerFee: breakdown.providerFee,
-          shares: breakdown.shares.map((s) => ({ subaccountCode: s.subaccount, amount: s.amount })),
-        }),
-      });
+      await this.ledger.post(manager, ctx, posting);
       const authorization = saved ?? (updated.authorizationId ? await this.repository.findAuthorizationById(manager, ctx, updated.authorizationId) : null);
       const view: PaymentView = { payment: updated, authorization };
       await this.events.emit(manager, ctx, 'payment.success', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
       await this.hooks.succeeded(manager, ctx, view);
-      await this.analytics.recordPaymentOutcome(manager, {
-        ...ctx,
-        paymentId: payment.id,
-        currency: payment.currency,
-        outcome: 'succeeded',
-        at: updated.paidAt ?? now,
-        amount: payment.amount,
-        platformFee: breakdown.platformFee,
-        providerFee: breakdown.providerFee,
-        previous: succeeded.previous,
-      });
+      await this.analytics.recordPaymentOutcome(manager, outcome(succeeded.previous));
       return view;
     }, 'payments.record-success');
   }
 
+  /**
+   * The success as ONE statement (payment-success.statement.ts), without a transaction's BEGIN and
+   * COMMIT round trips: the view as committed; null when another request had credited the payment;
+   * undefined when the statement cannot settle it and the transaction path must (a late success
+   * after a decline or an abandonment, a debit-like posting, a status moved meanwhile).
+   */
+  private async succeedInOneStatement(
+    ctx: DeveloperContext,
+    payment: PaymentEntity,
+    success: { changes: PaymentSuccessChanges; posting: Posting; outcome: PaymentOutcomeChange; card: NewAuthorization | null },
+  ): Promise<PaymentView | null | undefined> {
+    const ledger = this.ledger.creditInStatement(ctx, success.posting);
+    if (!ledger) return undefined;
+    const { changes, card } = success;
+    // The event's data: the payment as the row will read after the move; its card is set by the statement.
+    const moved = { ...payment, ...changes, status: 'success' as const };
+    const event = this.events.emitInStatement(ctx, 'payment.success', { ...toPaymentResponse({ payment: moved, authorization: null }, this.config.api.publicBaseUrl) });
+    const parts = { ledger, event, analytics: this.analytics.paymentOutcomesInStatement([success.outcome]) };
+    const statement = { paymentId: payment.id, developerId: ctx.developerId, mode: ctx.mode, from: [...SETTLE_FROM], card, changes };
+    for (let attempt = 1; attempt <= ONE_STATEMENT_ATTEMPTS; attempt++) {
+      const result = await inOneStatement(() => succeedInOneStatement(this.repository.manager, statement, parts), 'payments.record-success');
+      if (result.settled) return result.settled;
+      if (!result.walletExists) {
+        await this.ledger.ensureWallet(ctx, payment.currency); // the merchant's first credit in this currency
+        continue;
+      }
+      if (card && !result.cardSeen) continue; // saved by a concurrent transaction after the statement's snapshot: seen next time
+      return result.statusSeen === 'success' ? null : undefined;
+    }
+    return undefined;
+  }
   private async recordFailure(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
@@ -168,9 +218,8 @@ export class PaymentConfirmationService {
     });
   }
 
-  private saveAuthorization(manager: EntityManager, ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<PaymentAuthorizationEntity> {
-    const card = transaction.authorization as NonNullable<ProviderTransaction['authorization']>;
-    return this.repository.saveAuthorization(manager, {
+  private newAuthorization(ctx: DeveloperContext, payment: PaymentEntity, card: NonNullable<ProviderTransaction['authorization']>): NewAuthorization {
+    return {
       developerId: ctx.developerId,
       mode: ctx.mode,
       code: `AUTH_${randomBytes(10).toString('hex')}`,
@@ -186,7 +235,7 @@ export class PaymentConfirmationService {
       bank: card.bank,
       channel: card.channel,
       createdAt: this.clock.now(),
-    });
+    };
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DeveloperContext } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
+import type { PaymentEntity } from './payment.entity';
 import type { PaymentView } from './payment.mapper';
 
 /**
@@ -10,6 +11,12 @@ import type { PaymentView } from './payment.mapper';
  * status, so it runs once per payment; throwing rolls the whole transaction back.
  */
 export interface PaymentOutcomeListener {
+  /**
+   * Whether paymentSucceeded acts on this payment (e.g. only payments of an invoice's link). When
+   * no listener does, the success is recorded in one statement with no listener code in it; a
+   * listener without this method is taken to act on every payment.
+   */
+  concernsSuccessOf?(payment: PaymentEntity): boolean;
   /** The payment was credited: `payment` is the view as committed (status `success`). */
   paymentSucceeded?(manager: EntityManager, ctx: DeveloperContext, payment: PaymentView): Promise<void>;
   /** The payment failed (a decline): `payment` is the view after the move. */
@@ -26,6 +33,11 @@ export class PaymentOutcomeHooks {
 
   register(listener: PaymentOutcomeListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Whether a listener acts on this payment's success (see PaymentOutcomeListener.concernsSuccessOf). */
+  concernSuccessOf(payment: PaymentEntity): boolean {
+    return this.listeners.some((listener) => listener.paymentSucceeded && (listener.concernsSuccessOf?.(payment) ?? true));
   }
 
   async succeeded(manager: EntityManager, ctx: DeveloperContext, payment: PaymentView): Promise<void> {

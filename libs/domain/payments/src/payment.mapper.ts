@@ -40,6 +40,14 @@ export function toPaymentResponse(view: PaymentView, publicBaseUrl: string): Pay
   };
 }
 
+/**
+ * toAuthorizationResponse in SQL, over a payment_authorizations row `a`: the success statement
+ * (payment-success.statement.ts) renders the saved card of the `payment.success` event with it.
+ * Keep the two in step (payment-confirmation.service.int-spec.ts compares the event with the response).
+ */
+export const AUTHORIZATION_RESPONSE_JSON = `jsonb_build_object('authorization_code', a.code, 'reusable', a.reusable, 'brand', a.brand, 'last4', a.last4,
+  'exp_month', a.exp_month, 'exp_year', a.exp_year, 'bank', a.bank)`;
+
 function toAuthorizationResponse(a: PaymentAuthorizationEntity): PaymentAuthorizationResponse {
   return { authorization_code: a.code, reusable: a.reusable, brand: a.brand, last4: a.last4, exp_month: a.expMonth, exp_year: a.expYear, bank: a.bank };
 }

@@ -51,12 +51,12 @@ export interface PaymentSuccessChanges {
 const VIEW_FROM = `FROM payments p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id
   WHERE p.reference = $1 AND p.developer_id = $2 AND p.mode = $3`;
 const FIND_VIEW = preparedStatement('payments.find-view', `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS} ${VIEW_FROM}`);
-const FIND_FOR_VERIFY = preparedStatement(
-  'payments.find-for-verify',
-  `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
+const FOR_VERIFY = `SELECT ${PAYMENT_COLUMNS}, ${AUTHORIZATION_COLUMNS},
     (SELECT f.amount FROM developer_fee_overrides f WHERE f.developer_id = p.developer_id AND f.currency = p.currency) AS fee_override
-  ${VIEW_FROM}`,
-);
+  FROM payments p LEFT JOIN payment_authorizations a ON a.id = p.authorization_id`;
+const FIND_FOR_VERIFY = preparedStatement('payments.find-for-verify', `${FOR_VERIFY} WHERE p.reference = $1 AND p.developer_id = $2 AND p.mode = $3`);
+/** A provider callback knows the reference and the mode, not the developer: the payment tells it. */
+const FIND_FOR_CALLBACK = preparedStatement('payments.find-for-callback', `${FOR_VERIFY} WHERE p.reference = $1 AND p.mode = $2`);
 const FIND_BY_IDEMPOTENCY_KEY = preparedStatement(
   'payments.find-by-idempotency-key',
   `SELECT ${PAYMENT_COLUMNS} FROM payments p WHERE p.developer_id = $1 AND p.mode = $2 AND p.idempotency_scope = $3 AND p.idempotency_key = $4`,
@@ -68,7 +68,7 @@ const INSERT = preparedStatement(
   'payments.insert',
   `INSERT INTO payments AS p (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
       callback_url, metadata, splits, idempotency_key, idempotency_scope, request_hash, authorization_id, charge_at, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11::jsonb, $12::jsonb, $13, $14, $15, $16, $17, $18, $18)
+    VALUES ($1, $2, $3, $4, $17, $18, $5, $6, $7, 0, $8, $9::jsonb, $10::jsonb, $11, $12, $13, $14, $15, $16, $16)
     ON CONFLICT DO NOTHING
     RETURNING ${PAYMENT_COLUMNS}`,
 );
@@ -104,6 +104,15 @@ const SAVE_AUTHORIZATION = preparedStatement(
   SELECT * FROM payment_authorizations WHERE developer_id = $1 AND mode = $2 AND provider_authorization_code = $6
   LIMIT 1`,
 );
+
+/** A payment as verify reads it: with its card and the developer's platform fee override for its currency (null: none). */
+export interface PaymentToVerify {
+  view: PaymentView;
+  feeOverride: Amount | null;
+}
+
+/** A saved card as first seen (saveAuthorization). */
+export type NewAuthorization = Omit<PaymentAuthorizationEntity, 'id'>;
 
 /** A payment as created: pending (a checkout, a charge) or scheduled; nothing refunded, nothing paid yet. */
 export interface NewPayment {
@@ -183,26 +192,7 @@ export class PaymentsRepository {
 
   /** Inserts unless the idempotency key was used already in its scope; null when it was. */
   async insert(manager: EntityManager, row: NewPayment): Promise<PaymentEntity | null> {
-    const { rows } = await runStatement<PaymentRow>(manager, INSERT, [
-      row.developerId,
-      row.mode,
-      row.reference,
-      row.status,
-      row.customerId,
-      row.customerReference,
-      row.email,
-      row.amount.toString(),
-      row.currency,
-      row.callbackUrl,
-      JSON.stringify(row.metadata),
-      JSON.stringify(row.splits),
-      row.idempotencyKey,
-      row.idempotencyScope,
-      row.requestHash,
-      row.authorizationId,
-      row.chargeAt,
-      row.createdAt,
-    ]);
+    const { rows } = await runStatement<PaymentRow>(manager, INSERT, [...newPaymentValues(row), row.customerId, row.customerReference]);
     return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
@@ -219,8 +209,14 @@ export class PaymentsRepository {
   }
 
   /** findView, with the developer's platform fee override for the payment's currency (null: none) in the same round trip. */
-  async findForVerify(ctx: DeveloperContext, reference: string): Promise<{ view: PaymentView; feeOverride: Amount | null } | null> {
+  async findForVerify(ctx: DeveloperContext, reference: string): Promise<PaymentToVerify | null> {
     const { rows } = await runStatement<PaymentRow & { fee_override: string | null }>(this.manager, FIND_FOR_VERIFY, [reference, ctx.developerId, ctx.mode]);
+    return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
+  }
+
+  /** findForVerify for a provider callback, which knows no developer: any developer's payment of this mode. */
+  async findForCallback(mode: Mode, reference: string): Promise<PaymentToVerify | null> {
+    const { rows } = await runStatement<PaymentRow & { fee_override: string | null }>(this.manager, FIND_FOR_CALLBACK, [reference, mode]);
     return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
   }
 
@@ -242,20 +238,7 @@ export class PaymentsRepository {
 
   private async succeedFrom(manager: EntityManager, id: string, changes: PaymentSuccessChanges, from: PaymentStatus[]): Promise<PaymentEntity | null> {
     const allowed = fromStatesOf(PAYMENT_TRANSITIONS, 'succeed') as readonly PaymentStatus[];
-    const { rows } = await runStatement<PaymentRow>(manager, SUCCEED, [
-      id,
-      changes.platformFee.toString(),
-      changes.providerFee.toString(),
-      changes.netAmount.toString(),
-      JSON.stringify(changes.splits),
-      changes.authorizationId,
-      changes.gatewayResponse,
-      changes.channel,
-      changes.paidAt,
-      changes.providerTransactionId,
-      changes.updatedAt,
-      from.filter((status) => allowed.includes(status)),
-    ]);
+    const { rows } = await runStatement<PaymentRow>(manager, SUCCEED, [id, ...successChangeValues(changes), from.filter((status) => allowed.includes(status))]);
     return rows[0] ? paymentFromRow(rows[0]) : null;
   }
 
@@ -391,25 +374,8 @@ export class PaymentsRepository {
   }
 
   /** The saved card for this provider authorization and tenant, created on first sight (one round trip). */
-  async saveAuthorization(manager: EntityManager, row: Omit<PaymentAuthorizationEntity, 'id'>): Promise<PaymentAuthorizationEntity> {
-    const params = [
-      row.developerId,
-      row.mode,
-      row.code,
-      row.customerId,
-      row.email,
-      row.providerAuthorizationCode,
-      row.providerSignature,
-      row.reusable,
-      row.brand,
-      row.last4,
-      row.expMonth,
-      row.expYear,
-      row.bank,
-      row.channel,
-      row.createdAt,
-    ];
-    const { rows: saved } = await runStatement<AuthorizationRow>(manager, SAVE_AUTHORIZATION, params);
+  async saveAuthorization(manager: EntityManager, row: NewAuthorization): Promise<PaymentAuthorizationEntity> {
+    const { rows: saved } = await runStatement<AuthorizationRow>(manager, SAVE_AUTHORIZATION, newAuthorizationValues(row));
     if (saved[0]) return authorizationFromRow(saved[0]);
     // A concurrent transaction inserted it after this statement's snapshot was taken: read it now.
     return manager.getRepository(PaymentAuthorizationEntity).findOneByOrFail({
@@ -529,4 +495,63 @@ export class PaymentsRepository {
     const rows = await this.authorizations.createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
     return new Map(rows.map((a) => [a.id, a]));
   }
+}
+
+/** A new payment's values but its customer's, in the order of INSERT's $1–$16 (and of payment-insert.statement.ts). */
+export function newPaymentValues(row: Omit<NewPayment, 'customerId' | 'customerReference'>): unknown[] {
+  return [
+    row.developerId,
+    row.mode,
+    row.reference,
+    row.status,
+    row.email,
+    row.amount.toString(),
+    row.currency,
+    row.callbackUrl,
+    JSON.stringify(row.metadata),
+    JSON.stringify(row.splits),
+    row.idempotencyKey,
+    row.idempotencyScope,
+    row.requestHash,
+    row.authorizationId,
+    row.chargeAt,
+    row.createdAt,
+  ];
+}
+
+/** A new saved card's values, in the order of SAVE_AUTHORIZATION's $1–$15 (and of payment-success.statement.ts). */
+export function newAuthorizationValues(row: NewAuthorization): unknown[] {
+  return [
+    row.developerId,
+    row.mode,
+    row.code,
+    row.customerId,
+    row.email,
+    row.providerAuthorizationCode,
+    row.providerSignature,
+    row.reusable,
+    row.brand,
+    row.last4,
+    row.expMonth,
+    row.expYear,
+    row.bank,
+    row.channel,
+    row.createdAt,
+  ];
+}
+
+/** A success's changes, in the order of SUCCEED's $2–$11 (and of payment-success.statement.ts). */
+export function successChangeValues(changes: PaymentSuccessChanges): unknown[] {
+  return [
+    changes.platformFee.toString(),
+    changes.providerFee.toString(),
+    changes.netAmount.toString(),
+    JSON.stringify(changes.splits),
+    changes.authorizationId,
+    changes.gatewayResponse,
+    changes.channel,
+    changes.paidAt,
+    changes.providerTransactionId,
+    changes.updatedAt,
+  ];
 }

@@ -16,6 +16,7 @@ import {
   type DeveloperContext,
   DomainError,
   failpoint,
+  inOneStatement,
   inTransaction,
   InvalidShareError,
   isCurrency,
@@ -30,7 +31,8 @@ import { type PaymentView, toPaymentResponse } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
 import { checkoutIsOpen } from './payment-status';
 import type { DailyPaymentVolume, PaidPeriod, PaymentPeriod, PaymentSummary, TopCustomer } from './payment-statistics';
-import { type PaymentExportRange, PaymentsRepository } from './payments.repository';
+import { insertWithCustomer } from './payment-insert.statement';
+import { type NewPayment, type PaymentExportRange, PaymentsRepository } from './payments.repository';
 import { SavedCardsService } from './saved-cards.service';
 
 /** A payment as a provider callback needs it: whose it is, and what was paid. */
@@ -88,6 +90,8 @@ export type PaymentPurpose = 'checkout' | 'charge';
 
 /** A scheduled charge must be set at least this far ahead. */
 const MIN_CHARGE_AT_LEAD_MS = 60_000;
+/** Runs of initialize's one statement: a customer created concurrently is seen by the next run. */
+const CUSTOMER_ATTEMPTS = 3;
 
 /** Payments: initialize, read and list. Confirmation (verify, provider callbacks) is PaymentConfirmationService. */
 @Injectable()
@@ -171,39 +175,55 @@ export class PaymentsService {
       const existing = await this.repository.findByIdempotencyKey(ctx, scope, idempotencyKey);
       if (existing) return sameRequest(existing, fingerprint);
     }
-    const payment = await inTransaction(this.dataSource, async (manager) => {
-      await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
-      const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
-      const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
-      const inserted = await this.repository.insert(manager, {
-        developerId: ctx.developerId,
-        mode: ctx.mode,
-        // Also the provider's transaction reference: Paystack allows only alphanumerics and - . = there.
-        reference: `PAY-${randomBytes(10).toString('hex')}`,
-        status: chargeAt ? 'scheduled' : 'pending',
-        customerId: customer.id,
-        customerReference: customer.reference,
-        email: input.email.trim(),
-        amount,
-        currency,
-        callbackUrl: input.callbackUrl ?? null,
-        metadata: input.metadata ?? {},
-        splits: splits.map((s) => ({ ...s, amount: null })),
-        idempotencyKey: idempotencyKey ?? null,
-        idempotencyScope: idempotencyKey ? scope : null,
-        requestHash: fingerprint,
-        authorizationId: authorization?.id ?? null,
-        chargeAt,
-        createdAt: now,
-      });
-      if (inserted) return inserted;
-      // Lost a race with a concurrent request carrying the same key: continue with its payment
-      // (ON CONFLICT waited for it to commit, so this statement sees it).
-      if (!idempotencyKey) throw new Error('payment insert ignored without an idempotency key (reference collision)');
-      return this.repository.findByIdempotencyKey(ctx, scope, idempotencyKey, manager);
-    });
+    const row: Omit<NewPayment, 'customerId' | 'customerReference'> = {
+      developerId: ctx.developerId,
+      mode: ctx.mode,
+      // Also the provider's transaction reference: Paystack allows only alphanumerics and - . = there.
+      reference: `PAY-${randomBytes(10).toString('hex')}`,
+      status: chargeAt ? 'scheduled' : 'pending',
+      email: input.email.trim(),
+      amount,
+      currency,
+      callbackUrl: input.callbackUrl ?? null,
+      metadata: input.metadata ?? {},
+      splits: splits.map((s) => ({ ...s, amount: null })),
+      idempotencyKey: idempotencyKey ?? null,
+      idempotencyScope: idempotencyKey ? scope : null,
+      requestHash: fingerprint,
+      authorizationId: null,
+      chargeAt,
+      createdAt: now,
+    };
+    // Splits and saved cards are checked first, in a transaction; a plain checkout is one statement.
+    const inserted =
+      splits.length || input.authorizationCode
+        ? await inTransaction(this.dataSource, async (manager) => {
+            await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
+            const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
+            const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
+            return this.repository.insert(manager, { ...row, customerId: customer.id, customerReference: customer.reference, authorizationId: authorization?.id ?? null });
+          })
+        : await this.insertWithCustomer(ctx, input.email, row);
+    // Null: lost a race with a concurrent request carrying the same key; continue with its payment
+    // (ON CONFLICT waited for it to commit, so a read now sees it).
+    if (!inserted && !idempotencyKey) throw new Error('payment insert ignored without an idempotency key (reference collision)');
+    const payment = inserted ?? (idempotencyKey ? await this.repository.findByIdempotencyKey(ctx, scope, idempotencyKey) : null);
     if (!payment) throw new Error('payment vanished after insert');
     return sameRequest(payment, fingerprint);
+  }
+
+  /**
+   * The payment and its customer (found by e-mail, or created with its event) in one statement
+   * (payment-insert.statement.ts); null when the idempotency key was taken meanwhile.
+   */
+  private async insertWithCustomer(ctx: DeveloperContext, email: string, row: Omit<NewPayment, 'customerId' | 'customerReference'>): Promise<PaymentEntity | null> {
+    for (let attempt = 1; attempt <= CUSTOMER_ATTEMPTS; attempt++) {
+      const customer = this.customers.findOrCreateByEmailInStatement(ctx, email);
+      const result = await inOneStatement(() => insertWithCustomer(this.repository.manager, customer, row));
+      // Customer not seen: inserted by a concurrent request after the statement's snapshot; the next run sees it.
+      if (result.payment || result.customerSeen) return result.payment;
+    }
+    throw new Error(`customer for ${ctx.mode} payment neither found nor created after ${CUSTOMER_ATTEMPTS} attempts`);
   }
 
   /**

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Mode } from '@gateway/contracts';
-import { Clock, type DeveloperContext, type NewestFirstPage } from '@gateway/platform';
+import { Clock, type DeveloperContext, type NewestFirstPage, preparedStatement, runStatement } from '@gateway/platform';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
@@ -133,7 +134,7 @@ export class RequestLogsRepository {
    * time bound plans and opens every one of them (about a hundred: milliseconds), where one bounded
    * to the last day opens about ten (from yesterday's to the week ahead's, and the default one).
    * When the last day alone fills the page, its rows are the page — every older row sorts after
-   * them — else the page is read again without the bound.
+   * them — else the page is read again without the bound (by request id: searchByRequestId).
    */
   async search(query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
     const recent = new Date(this.clock.now().getTime() - RECENT_WINDOW_MS);
@@ -143,50 +144,49 @@ export class RequestLogsRepository {
       // A request id names one entry: found there, it is the whole answer.
       if (rows.length > page.limit || (query.requestId && rows.length > 0)) return rows;
     }
-    return this.searchRows(query, page);
+    return query.requestId ? this.searchByRequestId(query.requestId, query, page) : this.searchRows(query, page);
   }
 
   private async searchRows(query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
     const params: unknown[] = [query.developerId];
-    const where = ['developer_id = $1'];
-    const add = (condition: (placeholder: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(condition(`$${params.length}`));
-    };
-    if (query.mode) add((p) => `mode = ${p}`, query.mode);
-    if (query.statusFrom !== undefined) add((p) => `status_code >= ${p}`, query.statusFrom);
-    if (query.statusTo !== undefined) add((p) => `status_code <= ${p}`, query.statusTo);
-    if (query.pathContains) add((p) => `path ILIKE ${p} ESCAPE '\\'`, `%${escapeLike(query.pathContains)}%`);
-    if (query.requestId) add((p) => `request_id = ${p}`, query.requestId);
-    if (query.from) add((p) => `created_at >= ${p}`, query.from.toISOString());
-    if (query.to) add((p) => `created_at <= ${p}`, query.to.toISOString());
-    const keyset = page.sql((value) => {
-      params.push(value);
-      return `$${params.length}`;
-    });
-    if (keyset.where) where.push(keyset.where);
+    const { where, order } = searchConditions(query, page, params);
+    if (query.requestId) where.unshift(`request_id = $${params.push(query.requestId)}`);
     return this.dataSource.query(
-      `SELECT ${RECORD_COLUMNS}
-         FROM request_logs
-        WHERE ${where.join(' AND ')}
-        ORDER BY ${keyset.orderBy}
-        LIMIT ${keyset.limit}`,
+      `SELECT ${RECORD_COLUMNS} FROM request_logs WHERE developer_id = $1${where.map((c) => ` AND ${c}`).join('')} ${order}`,
       params,
     );
   }
 
   /**
-   * One request's entry, if this developer made it in this mode (a primary-key lookup in each
-   * partition it reads). Most requests traced are recent ones: the last day's partitions are
-   * asked first, and every partition only when the entry is not there (see search).
+   * A request id in every day partition: each partition's key (request_id, created_at) finds it
+   * with one probe, and the other filters apply to what was found. The statement's text depends
+   * only on which filters are set, so it runs prepared: PostgreSQL plans the hundred partitions
+   * the first few times on a connection, then reuses that plan (a key probe per partition is the
+   * best one whatever the values), where an unprepared search planned them all on every request
+   * (docs/benchmarks.md, "List filters on a big account": about a third of the CPU).
+   */
+  private async searchByRequestId(requestId: string, query: RequestLogQuery, page: NewestFirstPage): Promise<RequestLogRecord[]> {
+    const params: unknown[] = [requestId, query.developerId];
+    const { where, order } = searchConditions(query, page, params);
+    const text = `WITH found AS MATERIALIZED (SELECT ${RECORD_COLUMNS} FROM request_logs WHERE request_id = $1 AND developer_id = $2)
+      SELECT * FROM found${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ${order}`;
+    const statement = preparedStatement(`request-logs.by-request-id.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text);
+    return (await runStatement<RequestLogRecord>(this.dataSource.manager, statement, params)).rows;
+  }
+
+  /**
+   * One request's entry, if this developer made it in this mode (a key probe in each partition it
+   * reads). Most requests traced are recent ones: the last day's partitions are asked first, in a
+   * statement planned for them alone; every partition only when the entry is not there, prepared
+   * as searchByRequestId's.
    */
   async findByRequestId(ctx: DeveloperContext, requestId: string): Promise<RequestLogRecord | null> {
-    const find = async (since: Date | null) =>
-      ((await this.dataSource.query(
-        `SELECT ${RECORD_COLUMNS} FROM request_logs WHERE request_id = $1 AND developer_id = $2 AND mode = $3${since ? ' AND created_at >= $4' : ''}`,
-        since ? [requestId, ctx.developerId, ctx.mode, since.toISOString()] : [requestId, ctx.developerId, ctx.mode],
-      )) as RequestLogRecord[])[0] ?? null;
-    return (await find(new Date(this.clock.now().getTime() - RECENT_WINDOW_MS))) ?? find(null);
+    const since = new Date(this.clock.now().getTime() - RECENT_WINDOW_MS).toISOString();
+    const [recent] = (await this.dataSource.query(
+      `SELECT ${RECORD_COLUMNS} FROM request_logs WHERE request_id = $1 AND developer_id = $2 AND mode = $3 AND created_at >= $4 ORDER BY created_at DESC LIMIT 1`,
+      [requestId, ctx.developerId, ctx.mode, since],
+    )) as RequestLogRecord[];
+    return recent ?? (await runStatement<RequestLogRecord>(this.dataSource.manager, FIND_BY_REQUEST_ID, [requestId, ctx.developerId, ctx.mode])).rows[0] ?? null;
   }
 }
 
@@ -200,6 +200,32 @@ const RECORD_COLUMNS = `id, request_id, created_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at,
   duration_ms, method, path, status_code, mode, api_key_id, client_ip, user_agent,
   request_body, response_body`;
+
+const FIND_BY_REQUEST_ID = preparedStatement(
+  'request-logs.find-by-request-id',
+  `SELECT ${RECORD_COLUMNS} FROM request_logs WHERE request_id = $1 AND developer_id = $2 AND mode = $3 ORDER BY created_at DESC LIMIT 1`,
+);
+
+/**
+ * A search's conditions other than the tenant's and the request id's, with their values appended
+ * to `params`, and its keyset order and limit (`ORDER BY … LIMIT …`).
+ */
+function searchConditions(query: RequestLogQuery, page: NewestFirstPage, params: unknown[]): { where: string[]; order: string } {
+  const where: string[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  if (query.mode) where.push(`mode = ${bind(query.mode)}`);
+  if (query.statusFrom !== undefined) where.push(`status_code >= ${bind(query.statusFrom)}`);
+  if (query.statusTo !== undefined) where.push(`status_code <= ${bind(query.statusTo)}`);
+  if (query.pathContains) where.push(`path ILIKE ${bind(`%${escapeLike(query.pathContains)}%`)} ESCAPE '\\'`);
+  if (query.from) where.push(`created_at >= ${bind(query.from.toISOString())}`);
+  if (query.to) where.push(`created_at <= ${bind(query.to.toISOString())}`);
+  const keyset = page.sql(bind);
+  if (keyset.where) where.push(keyset.where);
+  return { where, order: `ORDER BY ${keyset.orderBy} LIMIT ${keyset.limit}` };
+}
 
 const COPY_BATCH = `COPY request_logs (${INSERT_COLUMNS}) FROM STDIN`;
 

@@ -122,6 +122,37 @@ describe('RequestLogsService', () => {
       expect(await find({ requestId: stored.others.requestId })).toEqual([]);
     });
 
+    it('applies every other filter to a request found by its id past the last day, the same on every run of its reused plan', async () => {
+      const developer = randomUUID();
+      // Older than the last day, so only the search over every partition (prepared) can find it.
+      const [older, old, newer] = await store([
+        anEntry({ developerId: developer, createdAt: new Date('2021-03-01T00:00:01Z'), mode: 'test', statusCode: 200 }),
+        anEntry({ developerId: developer, createdAt: new Date('2021-03-01T00:00:02Z'), mode: 'test', path: '/api/v1/customers/CUS_404', statusCode: 404 }),
+        anEntry({ developerId: developer, createdAt: new Date('2021-03-01T00:00:03Z'), mode: 'test', statusCode: 200 }),
+      ]);
+      const found = async (filter: Partial<RequestLogFilter>) =>
+        (await logs.search({ developerId: developer, limit: 10, requestId: old.requestId, ...filter })).items.map((item) => item.request_id);
+      // Past the first five runs on a connection PostgreSQL may switch to the statement's generic plan.
+      for (let run = 0; run < 8; run++) {
+        expect(await found({ mode: 'test', status: 404, pathContains: 'CUS_404', from: old.createdAt, to: old.createdAt })).toEqual([old.requestId]);
+        expect(await found({ mode: 'live' })).toEqual([]);
+        expect(await found({ statusClass: '2xx' })).toEqual([]);
+        expect(await found({ pathContains: 'payments' })).toEqual([]);
+        expect(await found({ from: newer.createdAt })).toEqual([]);
+        expect(await found({ to: older.createdAt })).toEqual([]);
+        expect(await found({ developerId: otherDeveloperId })).toEqual([]);
+        expect(await logs.findByRequestId({ developerId: developer, mode: 'test' }, old.requestId)).toMatchObject({ request_id: old.requestId, status_code: 404 });
+        expect(await logs.findByRequestId({ developerId: developer, mode: 'live' }, old.requestId)).toBeNull();
+        expect(await logs.findByRequestId({ developerId: otherDeveloperId, mode: 'test' }, old.requestId)).toBeNull();
+      }
+      // The unfiltered list's cursors, a row a page: after `newer` the entry is still ahead, after itself it is not.
+      const first = await logs.search({ developerId: developer, limit: 1 });
+      const second = await logs.search({ developerId: developer, limit: 1, cursor: first.nextCursor as string });
+      expect([first.items[0].request_id, second.items[0].request_id]).toEqual([newer.requestId, old.requestId]);
+      expect(await found({ cursor: first.nextCursor as string })).toEqual([old.requestId]);
+      expect(await found({ cursor: second.nextCursor as string })).toEqual([]);
+    });
+
     it('filters by a time range, both ends included', async () => {
       expect(await find({ from: at(2), to: at(4) })).toEqual(ids('invalid', 'missing', 'createLive'));
       expect(await find({ from: at(5) })).toEqual(ids('percent', 'failed'));

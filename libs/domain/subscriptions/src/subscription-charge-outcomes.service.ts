@@ -38,6 +38,11 @@ export class SubscriptionChargeOutcomesService implements PaymentOutcomeListener
     this.hooks.register(this);
   }
 
+  /** Only a subscription's charge is acted on (chargeOf); any other payment's success is recorded in one statement. */
+  concernsSuccessOf(payment: PaymentView['payment']): boolean {
+    return payment.idempotencyScope === 'subscription';
+  }
+
   async paymentSucceeded(manager: EntityManager, ctx: DeveloperContext, view: PaymentView): Promise<void> {
     const found = await this.chargeOf(manager, ctx, view);
     if (!found) return;

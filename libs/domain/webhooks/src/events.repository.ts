@@ -1,20 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { currentRequestId, type DeveloperContext, preparedStatement, runStatement } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { WEBHOOK_DELIVERY_TASK } from './delivery-task';
+import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import type { EventEntity } from './event.entity';
 import { FAN_OUT_TO_SUBSCRIBERS } from './webhook-deliveries.repository';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
 // request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
 const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`;
-/** The event and its fan-out to subscribed endpoints, in one round trip (the emitting transaction's hot path). */
+/** The event and its fan-out to subscribed endpoints (and the dispatcher's wake-up), in one round trip (the emitting transaction's hot path). */
 const INSERT_WITH_FAN_OUT = preparedStatement(
   'events.insert-with-fan-out',
   `WITH event AS (
     INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $3, $4, $5, $7::jsonb, $2, $8)),
   ${FAN_OUT_TO_SUBSCRIBERS}`,
 );
+/**
+ * The event and its fan-out as CTEs of a caller's one-statement state change (a payment's success):
+ * written only when the caller's CTE `gate` returned a row, the deliveries only for the event
+ * written; `data` makes the event's data from its parameter (default: as is). Parameters $1–$8 as
+ * INSERT_WITH_FAN_OUT's (EventsService.emitInStatement). The fan-out's closing SELECT becomes the
+ * CTE `event_fan_out`, which the caller's query must read (a SELECT in WITH runs only when read).
+ */
+export function eventWithFanOutCtes(gate: string, data: (parameter: string) => string = (parameter) => parameter): string {
+  // Where the CTEs end and the closing SELECT begins: the last `) SELECT`.
+  const closing = [...FAN_OUT_TO_SUBSCRIBERS.matchAll(/\)\s*SELECT\b/g)].pop()?.index;
+  if (closing === undefined) throw new Error('FAN_OUT_TO_SUBSCRIBERS no longer ends with its SELECT: update eventWithFanOutCtes');
+  const deliveries = FAN_OUT_TO_SUBSCRIBERS.slice(0, closing + 1).replace(/\$3\b/g, '(SELECT developer_id FROM event)');
+  return `event AS (
+    INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id)
+    SELECT $1::text, $3::uuid, $4::text, $5::text, ${data('$7::jsonb')}, $2::timestamptz, $8::text WHERE EXISTS (SELECT 1 FROM ${gate})
+    RETURNING developer_id),
+  ${deliveries}, event_fan_out AS (${FAN_OUT_TO_SUBSCRIBERS.slice(closing + 1).trim()})`;
+}
 const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
   FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;
 /** Served by the partial index events_request (developer_id, mode, request_id). */
@@ -32,20 +50,12 @@ export class EventsRepository {
   }
 
   /**
-   * In the caller's transaction, the event and one delivery (with its queued attempt) per
-   * subscribed endpoint: committed together with the change that caused them, or not at all.
+   * In the caller's transaction, the event and one pending delivery per subscribed
+   * endpoint: committed together with the change that caused them, or not at all; the
+   * scheduler is woken on commit (a NOTIFY) when there is one.
    */
   async insertWithFanOut(m: EntityManager, event: EventEntity): Promise<void> {
-    await runStatement(m, INSERT_WITH_FAN_OUT, [
-      event.id,
-      event.createdAt,
-      event.developerId,
-      event.mode,
-      event.name,
-      WEBHOOK_DELIVERY_TASK,
-      JSON.stringify(event.data),
-      currentRequestId(),
-    ]);
+    await runStatement(m, INSERT_WITH_FAN_OUT, fanOutParameters(event));
   }
 
   /** An event of this developer and mode, or null. */
@@ -58,4 +68,9 @@ export class EventsRepository {
   findByRequest(ctx: DeveloperContext, requestId: string, limit: number): Promise<EventEntity[]> {
     return this.dataSource.query(FOR_REQUEST_SQL, [ctx.developerId, ctx.mode, requestId, limit]) as Promise<EventEntity[]>;
   }
+}
+
+/** The parameters of INSERT_WITH_FAN_OUT and of eventWithFanOutCtes. */
+export function fanOutParameters(event: EventEntity): unknown[] {
+  return [event.id, event.createdAt, event.developerId, event.mode, event.name, DELIVERIES_DUE_CHANNEL, JSON.stringify(event.data), currentRequestId()];
 }

@@ -3,7 +3,10 @@ import type { CustomerEventData, PaymentEventData } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { type DeveloperContext, inTransaction } from '@gateway/platform';
 import { createDomainTestContext } from '@gateway/platform/testing';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import { EventsModule } from './events.module';
 import { EventsService } from './events.service';
 
@@ -53,28 +56,41 @@ describe('EventsService (outbox)', () => {
     expect(await events.find({ ...test, mode: 'live' }, id)).toBeNull();
   });
 
-  it('leaves no event, delivery or queued job when the transaction rolls back', async () => {
-    // A subscribed endpoint, so the event would fan out to a delivery and a job.
+  it('leaves no event, delivery or wake-up of the dispatchers when the transaction rolls back', async () => {
+    // A subscribed endpoint, so the event would fan out to a delivery and wake the dispatchers.
     await dataSource.query(
       `INSERT INTO webhook_endpoints (reference, developer_id, mode, url, events, webhook_version, secret_ciphertext, created_at, updated_at)
        VALUES ('whk_rollback', $1, 'test', 'http://127.0.0.1:9/hook', '{payment.success}', 'v1', 'sealed', now(), now())`,
       [test.developerId],
     );
-    const counts = async () => (await dataSource.query(`SELECT (SELECT count(*) FROM webhook_deliveries)::int AS deliveries, (SELECT count(*) FROM graphile_worker.jobs)::int AS jobs`))[0];
-    const before = await counts();
-    let id = '';
-    await expect(
-      inTransaction(dataSource, async (m) => {
-        id = await events.emit(m, test, 'payment.success', payment('PAY_1', 100.5));
-        throw new Error('the change failed after the event was written');
-      }),
-    ).rejects.toThrow('the change failed');
-    expect(id).toMatch(/^evt_/);
-    expect(await events.find(test, id)).toBeNull();
-    expect(await counts()).toEqual(before);
-    // The same emission committed does fan out: the fixture is really subscribed.
-    await inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', payment('PAY_2', 1)));
-    expect(await counts()).toEqual({ deliveries: before.deliveries + 1, jobs: before.jobs + 1 });
+    const dispatcher = new Client({ connectionString: (dataSource.options as PostgresConnectionOptions).url });
+    const wakeUps: string[] = [];
+    dispatcher.on('notification', (message) => wakeUps.push(message.channel));
+    await dispatcher.connect();
+    try {
+      await dispatcher.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
+      const deliveries = async () => (await dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries`))[0].n as number;
+      const before = await deliveries();
+      let id = '';
+      await expect(
+        inTransaction(dataSource, async (m) => {
+          id = await events.emit(m, test, 'payment.success', payment('PAY_1', 100.5));
+          throw new Error('the change failed after the event was written');
+        }),
+      ).rejects.toThrow('the change failed');
+      expect(id).toMatch(/^evt_/);
+      expect(await events.find(test, id)).toBeNull();
+      expect(await deliveries()).toBe(before);
+      // The same emission committed does fan out: the fixture is really subscribed.
+      await inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', payment('PAY_2', 1)));
+      expect(await deliveries()).toBe(before + 1);
+      // Notifications arrive in commit order: once the committed one is here, the rolled-back one would have been too.
+      while (wakeUps.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await dispatcher.query('SELECT 1');
+      expect(wakeUps).toEqual([DELIVERIES_DUE_CHANNEL]);
+    } finally {
+      await dispatcher.end();
+    }
   });
 
   it('refuses a name outside the catalog', async () => {

@@ -4,7 +4,7 @@ import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventEntity } from './event.entity';
-import { EventsRepository } from './events.repository';
+import { EventsRepository, fanOutParameters } from './events.repository';
 
 export function newEventId(): string {
   return `evt_${randomBytes(12).toString('hex')}`;
@@ -35,6 +35,15 @@ export class EventsService {
     const now = this.clock.now();
     await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
     return id;
+  }
+
+  /**
+   * emit, for a caller that writes the event inside its own one statement (eventWithFanOutCtes,
+   * e.g. a payment's success): the statement's event parameters ($1–$8).
+   */
+  emitInStatement<E extends EventName>(ctx: DeveloperContext, name: E, data: EventDataMap[E]): unknown[] {
+    if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
+    return fanOutParameters({ id: newEventId(), developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: this.clock.now() });
   }
 
   /** An event of this developer and mode, or null. */

@@ -3,6 +3,8 @@
 // Other capabilities record events through EventsModule / EventsService.emit, in their own transaction.
 export { EventsModule } from './events.module';
 export { EventsService } from './events.service';
+/** The SQL of an event written inside a caller's one statement (see EventsService.emitInStatement). */
+export { eventWithFanOutCtes } from './events.repository';
 export { EventsFeedModule } from './events-feed.module';
 export { EventsFeedService, EVENT_FEED_CHANNEL, type EventFeedPage, type EventFeedRequest } from './events-feed.service';
 export { WebhooksModule } from './webhooks.module';
@@ -11,7 +13,7 @@ export { WebhookDispatcher } from './webhook-dispatcher.service';
 export { WebhookRecoveryService, REPLAY_BATCH, type DisabledEndpoint, type ReplayResult } from './webhook-recovery.service';
 export { HEALTH_WINDOW_DAYS, type WebhookEndpointView } from './webhook-endpoint-view';
 export { WebhookHealthService, FAILING_ENDPOINT_WINDOW_DAYS, type FailingEndpoint } from './webhook-health.service';
-export { WEBHOOK_DELIVERY_TASK } from './delivery-task';
+export { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse, toRequestTraceEventResponse } from './webhook.mapper';
 export type { RequestEvent, RequestEvents } from './request-events';
 export { newSigningSecret, signPayload, signatureHeader, verifySignatureHeader } from './signature';

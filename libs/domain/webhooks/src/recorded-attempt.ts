@@ -7,7 +7,7 @@ import type { LockedDelivery } from './webhook-deliveries.repository';
 export interface AttemptEffects {
   /** The attempt moved its delivery to `failed`: one more delivery in its endpoint's run. */
   endedDeliveryFailed: boolean;
-  /** When the next automatic attempt is due (its job is to be queued), if one was scheduled. */
+  /** When the next automatic attempt is due (the row's next_attempt_at, where the next claim finds it), if one was scheduled. */
   retryAt: Date | null;
 }
 

@@ -3,7 +3,7 @@ import { TEST_EVENT_NAME } from '@gateway/contracts';
 import { type DeveloperContext, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from './delivery-status';
-import { DELIVERY_JOB_MAX_ATTEMPTS, WEBHOOK_DELIVERY_TASK } from './delivery-task';
+import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import type { EventForDelivery } from './webhook-payload';
 import { WebhookDeliveryEntity, type WebhookEndpointEntity } from './webhook.entities';
 
@@ -36,10 +36,10 @@ export interface ClaimedDelivery {
 }
 
 /**
- * One pending delivery per subscribed, enabled endpoint of the event's developer and mode, and the job
- * that attempts it, for every delivery (the job is what enqueueAttempts queues): the tail of the
- * statement that writes the event (EventsRepository.insertWithFanOut), after its `WITH`. $1 the
- * event's id, $2 its time, $3 developer, $4 mode, $5 the event's name, $6 WEBHOOK_DELIVERY_TASK.
+ * One pending delivery per subscribed, enabled endpoint of the event's developer and mode, due at
+ * once, and a NOTIFY on $6 (DELIVERIES_DUE_CHANNEL) when there is one, which wakes the dispatchers
+ * on commit: the tail of the statement that writes the event (EventsRepository.insertWithFanOut),
+ * after its `WITH`. $1 the event's id, $2 its time, $3 developer, $4 mode, $5 the event's name.
  */
 export const FAN_OUT_TO_SUBSCRIBERS = `created AS (
     INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
@@ -47,9 +47,7 @@ export const FAN_OUT_TO_SUBSCRIBERS = `created AS (
       FROM webhook_endpoints e
      WHERE e.developer_id = $3 AND e.mode = $4 AND e.deleted_at IS NULL AND e.status = 'enabled' AND $5 = ANY (e.events)
     RETURNING id)
-  SELECT graphile_worker.add_job($6, json_build_object('delivery_id', created.id::text), run_at => $2, job_key => $6 || ':' || created.id::text,
-    max_attempts => ${DELIVERY_JOB_MAX_ATTEMPTS})
-    FROM created`;
+  SELECT pg_notify($6, '') FROM (SELECT FROM created LIMIT 1) made`;
 
 /** The lease ends on a whole millisecond, so the Date read back compares equal to the stored value. */
 const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
@@ -59,12 +57,12 @@ const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_un
 const CLAIM_ANY_SQL = CLAIM_SQL('TRUE');
 
 /**
- * Leases every one of the deliveries that is pending, due by $3 and not in flight, and reads, in
- * the same statement, its endpoint and its event (each of the delivery's own developer and mode).
+ * Leases the deliveries chosen by `which` (a condition on webhook_deliveries), and reads, in the
+ * same statement, each one's endpoint and event (each of the delivery's own developer and mode).
  */
-const CLAIM_DUE_BATCH_SQL = `WITH claimed AS (
+const CLAIM_WITH_TARGETS_SQL = (which: string) => `WITH claimed AS (
     UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
-     WHERE id = ANY ($1::uuid[]) AND (lease_until IS NULL OR lease_until < clock_timestamp()) AND status = 'pending' AND next_attempt_at <= $3
+     WHERE ${which}
     RETURNING id, endpoint_id, event_id, developer_id, mode, attempts, lease_until, replay_requested_at IS NOT NULL AS replay)
   SELECT c.id, c.endpoint_id AS "endpointId", c.event_id AS "eventId", c.developer_id AS "developerId", c.mode, c.attempts, c.lease_until AS "leaseUntil", c.replay,
          w.id AS "w_id", w.reference AS "w_reference", w.developer_id AS "w_developerId", w.mode AS "w_mode", w.url AS "w_url", w.webhook_version AS "w_webhookVersion", w.secret_ciphertext AS "w_secretCiphertext",
@@ -74,12 +72,26 @@ const CLAIM_DUE_BATCH_SQL = `WITH claimed AS (
     LEFT JOIN webhook_endpoints w ON w.id = c.endpoint_id AND w.developer_id = c.developer_id AND w.mode = c.mode
     LEFT JOIN events ev ON ev.id = c.event_id AND ev.developer_id = c.developer_id AND ev.mode = c.mode`;
 
+/** Due and not in flight: what a scheduled attempt may lease. */
+const DUE = `status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < clock_timestamp())`;
+/** These deliveries ($1), those of them that are due by $3. */
+const CLAIM_DUE_OF_SQL = CLAIM_WITH_TARGETS_SQL(`id = ANY ($1::uuid[]) AND ${DUE}`);
+/**
+ * At most $1 deliveries due by $3, the longest due first (index webhook_deliveries_due), skipping
+ * the rows another dispatcher is leasing or recording right now: several schedulers claiming at
+ * once each get their own deliveries, none waits for another.
+ */
+const CLAIM_NEXT_DUE_SQL = CLAIM_WITH_TARGETS_SQL(
+  // ARRAY(…): the locking sub-select runs once, whatever plan the UPDATE gets.
+  `id = ANY (ARRAY(SELECT id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))`,
+);
+
 type ClaimedRow = LeasedDelivery & { [column: `w_${string}` | `ev_${string}`]: unknown };
 
 /**
  * Webhook deliveries (one per event and subscribed endpoint), their status moves, leases (on the
- * database's clock: see WebhookDispatcher) and queued attempts. The worker's statements address a
- * delivery by its id alone (a job carries nothing else); the tenant is the row's own.
+ * database's clock: see WebhookDispatcher) and the claims of due attempts. The worker's statements address a
+ * delivery by its id alone (what a claim returns); the tenant is the row's own.
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
@@ -127,8 +139,22 @@ export class WebhookDeliveriesRepository {
    * Scheduled attempts, in one statement: leases those of the deliveries that are pending, due by
    * `dueBy` and not in flight, each with its endpoint and event. The others are absent.
    */
-  async claimDue(deliveryIds: string[], leaseMs: number, dueBy: Date): Promise<ClaimedDelivery[]> {
-    const rows = (await this.dataSource.query(CLAIM_DUE_BATCH_SQL, [deliveryIds, leaseMs, dueBy])) as ClaimedRow[];
+  claimDueOf(deliveryIds: string[], leaseMs: number, dueBy: Date): Promise<ClaimedDelivery[]> {
+    return this.claimWithTargets(CLAIM_DUE_OF_SQL, [deliveryIds, leaseMs, dueBy]);
+  }
+
+  /**
+   * Scheduled attempts, in one statement: leases up to `limit` deliveries that are pending, due
+   * by `dueBy` and not in flight (whatever the reason they are: a new event, a retry's time, a
+   * replay, a lease that expired with its worker), the longest due first, each with its endpoint
+   * and event.
+   */
+  claimNextDue(limit: number, leaseMs: number, dueBy: Date): Promise<ClaimedDelivery[]> {
+    return this.claimWithTargets(CLAIM_NEXT_DUE_SQL, [limit, leaseMs, dueBy]);
+  }
+
+  private async claimWithTargets(sql: string, params: unknown[]): Promise<ClaimedDelivery[]> {
+    const rows = (await this.dataSource.query(sql, params)) as ClaimedRow[];
     return rows.map((row) => ({
       delivery: { id: row.id, endpointId: row.endpointId, eventId: row.eventId, developerId: row.developerId, mode: row.mode, attempts: row.attempts, leaseUntil: row.leaseUntil, replay: row.replay },
       endpoint: row.w_id ? (prefixed(row, 'w_') as DeliveryTarget) : null,
@@ -169,21 +195,6 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /**
-   * Queues attempts (delivery id, when) in the caller's transaction with one `add_jobs` call (one
-   * notification wakes the workers). The job key `<task>:<delivery id>` makes queueing a delivery
-   * already queued one job, as enqueueJob does.
-   */
-  async enqueueAttempts(m: EntityManager, attempts: Array<{ deliveryId: string; at: Date }>): Promise<void> {
-    if (attempts.length === 0) return;
-    await m.query(
-      `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-         SELECT ROW($1, json_build_object('delivery_id', u.id::text), NULL, u.run_at, ${DELIVERY_JOB_MAX_ATTEMPTS}, $1 || ':' || u.id::text, NULL, NULL)::graphile_worker.job_spec
-           FROM unnest($2::uuid[], $3::timestamptz[]) AS u(id, run_at)))`,
-      [WEBHOOK_DELIVERY_TASK, attempts.map((a) => a.deliveryId), attempts.map((a) => a.at)],
-    );
-  }
-
   /** Ends this attempt's lease, unless it expired and another attempt holds a new one. */
   async release(m: EntityManager, delivery: Pick<LeasedDelivery, 'id' | 'leaseUntil'>): Promise<void> {
     await m.query(`UPDATE webhook_deliveries SET lease_until = NULL WHERE id = $1 AND lease_until = $2`, [delivery.id, delivery.leaseUntil]);
@@ -219,8 +230,7 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Moves the locked failed deliveries back to `pending`, marked for one replayed attempt due at
-   * `at`, and queues their jobs, in the caller's transaction. The jobs go in with one `add_jobs`
-   * call (one notification to the workers), a tenth of the cost of an `add_job` per delivery.
+   * `at`, in the caller's transaction, and wakes the dispatchers on its commit (one NOTIFY).
    */
   async queueReplays(m: EntityManager, deliveryIds: string[], at: Date): Promise<void> {
     if (deliveryIds.length === 0) return;
@@ -229,29 +239,9 @@ export class WebhookDeliveriesRepository {
          UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, replay_requested_at = $3, completed_at = NULL
           WHERE id = ANY ($1::uuid[]) AND status = ANY ($4::text[])
          RETURNING id)
-       SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
-         SELECT ROW($5, json_build_object('delivery_id', replayed.id::text), NULL, $3, ${DELIVERY_JOB_MAX_ATTEMPTS}, $5 || ':' || replayed.id::text, NULL, NULL)::graphile_worker.job_spec
-           FROM replayed))`,
-      [deliveryIds, targetOf(DELIVERY_TRANSITIONS, 'replay'), at, fromStatesOf(DELIVERY_TRANSITIONS, 'replay'), WEBHOOK_DELIVERY_TASK],
+       SELECT pg_notify($5, '') FROM (SELECT FROM replayed LIMIT 1) made`,
+      [deliveryIds, targetOf(DELIVERY_TRANSITIONS, 'replay'), at, fromStatesOf(DELIVERY_TRANSITIONS, 'replay'), DELIVERIES_DUE_CHANNEL],
     );
-  }
-
-  /**
-   * Queues again the pending deliveries due before `overdueBefore` that nobody is attempting
-   * (lost jobs, crashed workers), at most `limit`; returns how many.
-   */
-  async requeueOverdue(overdueBefore: Date, runAt: Date, limit: number): Promise<number> {
-    const rows = (await this.dataSource.query(
-      `SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < clock_timestamp())
-        ORDER BY next_attempt_at LIMIT $2`,
-      [overdueBefore, limit],
-    )) as Array<{ id: string }>;
-    await this.enqueueAttempts(
-      this.dataSource.manager,
-      rows.map((row) => ({ deliveryId: row.id, at: runAt })),
-    );
-    return rows.length;
   }
 
   /** Applies the move if the delivery is in one of its starting statuses; true when it moved. */

@@ -15,8 +15,6 @@ import { WebhookResolver } from './webhook-resolver';
 import { urlPolicy } from './url-guard';
 import { type AttemptOutcome, postWebhook } from './webhook-sender';
 
-/** How far past its due time a pending delivery may sit before the sweeper re-enqueues it. */
-const SWEEP_GRACE_MS = 2000;
 /** A lease outlives the attempt's own deadline by this much (time to record the outcome). */
 const LEASE_MARGIN_MS = 5000;
 /** Most deliveries leased, or attempts recorded, by one statement batch. */
@@ -51,8 +49,14 @@ interface FinishedAttempt {
  * whatever their number). A batch forms from the calls made while the previous one runs, so an
  * attempt waits for no timer (CallBatcher).
  *
+ * Scheduled attempts are claimed from the deliveries table itself (startDueAttempts): whatever
+ * made a delivery due — a new event, a retry's time, a replay — it is leased by the next claim of
+ * any scheduler, the longest due first; rows another scheduler is claiming are skipped, so
+ * several share the work without waiting for each other.
+ *
  * Crash safety: if the worker dies after sending and before recording, the lease expires and the
- * sweeper enqueues the delivery again, so the event arrives at least once (same event id).
+ * delivery is due again (its schedule was not moved), so the next claim sends it again: the
+ * event arrives at least once (same event id).
  *
  * Numbering: a log's `attempt` is the delivery's previous highest + 1, read under the delivery's
  * row lock in the transaction that writes the log (unique per delivery, enforced by an index).
@@ -87,11 +91,25 @@ export class WebhookDispatcher {
     return this.config.webhooks.timeoutMs + LEASE_MARGIN_MS;
   }
 
-  /** The queued job's work: one scheduled attempt, if the delivery is still due and not in flight. */
+  /**
+   * Leases up to `limit` due deliveries (WebhookDeliveriesRepository.claimNextDue) and starts
+   * their attempts; answers one promise per attempt started, settled once it is recorded.
+   */
+  async startDueAttempts(limit: number): Promise<Array<Promise<void>>> {
+    const claimed = await this.deliveries.claimNextDue(limit, this.leaseMs, this.clock.now());
+    return claimed.map((c) => this.runClaimed(c));
+  }
+
+  /**
+   * One scheduled attempt of this one delivery, if it is due and not in flight (leased together
+   * with the others asked for at the same time): how tests drive a given delivery through its schedule.
+   */
   async runScheduledAttempt(deliveryId: string): Promise<void> {
     const claimed = await this.claims.call(deliveryId);
-    if (!claimed) return;
-    const { delivery, endpoint, event } = claimed;
+    if (claimed) await this.runClaimed(claimed);
+  }
+
+  private async runClaimed({ delivery, endpoint, event }: ClaimedDelivery): Promise<void> {
     // A disabled endpoint gets nothing more until it is enabled (and its failed deliveries replayed).
     if (!endpoint || endpoint.deletedAt || endpoint.status === 'disabled') {
       await inTransaction(this.dataSource, async (m) => {
@@ -103,12 +121,6 @@ export class WebhookDispatcher {
     const outcome = await this.attempt(endpoint, delivery.eventId, event);
     failpoint('webhooks.after-send');
     await this.records.call(this.finished(delivery, endpoint, event, outcome, delivery.replay ? 'replay' : 'automatic'));
-  }
-
-  /** Re-enqueues pending deliveries that are overdue and not in flight (lost jobs, crashed workers). */
-  sweep(limit = 500): Promise<number> {
-    const now = this.clock.now();
-    return this.deliveries.requeueOverdue(new Date(now.getTime() - SWEEP_GRACE_MS), now, limit);
   }
 
   /**
@@ -127,9 +139,9 @@ export class WebhookDispatcher {
 
   /** Leases the due ones of these deliveries (one statement), each with its endpoint and event; undefined for the others. */
   private async claimDue(deliveryIds: string[]): Promise<Array<ClaimedDelivery | undefined>> {
-    const claimed = await this.deliveries.claimDue(deliveryIds, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
+    const claimed = await this.deliveries.claimDueOf(deliveryIds, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
     const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
-    // A delivery queued twice in one batch (a job and the sweeper's) is leased once: the second call gets nothing.
+    // A delivery asked for twice in one batch is leased once: the second call gets nothing.
     return deliveryIds.map((id) => {
       const found = byId.get(id);
       byId.delete(id);
@@ -159,15 +171,14 @@ export class WebhookDispatcher {
       const ids = [...new Set(attempts.map((a) => a.delivery.id))];
       const rows = new Map((await this.deliveries.lock(m, ids)).map((row) => [row.id, row]));
       const numbers = await this.logs.lastAttemptNumbers(m, ids);
-      const retries: Array<{ deliveryId: string; at: Date }> = [];
       const health: AttemptHealth[] = [];
       const logs = attempts.map(({ delivery, endpoint, eventName, trigger, outcome, finishedAt }) => {
         const row = rows.get(delivery.id);
         if (!row) throw new Error(`delivery ${delivery.id} not found`);
         const attempt = (numbers.get(delivery.id) ?? 0) + 1;
         numbers.set(delivery.id, attempt);
+        // A retry is due at the row's next_attempt_at, written back below: the next claim after it takes it.
         const effects = applyAttempt(row, { leaseUntil: delivery.leaseUntil, trigger, success: outcome.success, finishedAt }, this.config.webhooks.retryScheduleMs);
-        if (effects.retryAt) retries.push({ deliveryId: delivery.id, at: effects.retryAt });
         health.push({
           endpointId: endpoint.id,
           deliveryId: delivery.id,
@@ -197,7 +208,6 @@ export class WebhookDispatcher {
       });
       const written = await this.logs.insertAll(m, logs);
       await this.deliveries.writeLocked(m, [...rows.values()]);
-      await this.deliveries.enqueueAttempts(m, retries);
       await this.health.recordAttempts(m, health);
       return written;
     });
@@ -206,7 +216,7 @@ export class WebhookDispatcher {
   /**
    * Prepares and sends one attempt; never throws. A failure before sending (the event is gone,
    * the secret cannot be decrypted) is a failed attempt like any other, so it is logged and the
-   * schedule moves on instead of the sweeper re-running it forever.
+   * schedule moves on instead of the next claim re-running it forever.
    */
   private async attempt(endpoint: DeliveryTarget, eventId: string, event: EventForDelivery | null): Promise<AttemptOutcome> {
     const started = performance.now();

@@ -34,3 +34,17 @@ export async function runStatement<R extends QueryResultRow>(manager: EntityMana
   const result = await client.query<R>({ name: statement.name, text: statement.text, values });
   return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
+
+/**
+ * `sql` with its parameters $1…$n renumbered $offset+1…$offset+n: one statement made of parts
+ * that their owners write each with its own numbering (a payment's success: the status move, the
+ * ledger credit, the event, the analytics totals), their values concatenated in the same order.
+ */
+export function shiftParameters(sql: string, offset: number): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
+
+/** How many parameters a statement part uses: the highest $n in it. */
+export function parameterCount(...sql: string[]): number {
+  return Math.max(0, ...sql.flatMap((text) => [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))));
+}

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { inTransaction, TRANSACTION_ATTEMPTS } from './transaction';
+import { inOneStatement, inTransaction, TRANSACTION_ATTEMPTS } from './transaction';
 
 /** A DataSource whose transactions fail with the given errors, in order, then run the work. */
 function failingDataSource(errors: unknown[]): { dataSource: DataSource; runs: () => number } {
@@ -36,5 +36,21 @@ describe('inTransaction', () => {
       await expect(inTransaction(dataSource, async () => 'committed')).rejects.toBe(error);
       expect(runs()).toBe(1);
     }
+  });
+});
+
+describe('inOneStatement', () => {
+  it('runs a statement aborted as a serialization failure or a deadlock victim again, and nothing else', async () => {
+    const errors = [pgError('40P01'), pgError('40001'), pgError('23505')];
+    let runs = 0;
+    const statement = async () => {
+      runs++;
+      const error = errors.shift();
+      if (error) throw error;
+      return 'committed';
+    };
+    await expect(inOneStatement(statement)).rejects.toMatchObject({ code: '23505' });
+    expect(runs).toBe(3);
+    await expect(inOneStatement(statement)).resolves.toBe('committed');
   });
 });

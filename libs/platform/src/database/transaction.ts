@@ -25,21 +25,43 @@ const RETRY_BASE_DELAY_MS = 10;
  * `name`: the transaction's name for the crash tests' failpoints `transaction.before-commit` and
  * `transaction.after-commit` (process/failpoints.ts), which may be armed for one name.
  */
-export async function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>, name?: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>, name?: string): Promise<T> {
+  return retryingTransient(async () => {
+    // READ COMMITTED is every connection's default (dataSourceOptions): naming it here would cost
+    // TypeORM a second round trip (SET TRANSACTION after START TRANSACTION) on every state change.
+    const result = await dataSource.transaction(async (manager) => {
+      const done = await work(manager);
+      failpoint('transaction.before-commit', name);
+      return done;
+    });
+    failpoint('transaction.after-commit', name);
+    return result;
+  });
+}
+
+/**
+ * A state change made by ONE statement (its steps as data-modifying CTEs, run outside any
+ * transaction): PostgreSQL commits a statement whole or not at all, so it needs no BEGIN and no
+ * COMMIT — two round trips fewer than inTransaction. Retried like inTransaction on 40001 and
+ * 40P01 (the statement did nothing). The same failpoints fire for `name`: `before-commit` just
+ * before the statement is sent (nothing of it is written), `after-commit` once it has returned.
+ */
+export function inOneStatement<T>(run: () => Promise<T>, name?: string): Promise<T> {
+  return retryingTransient(async () => {
+    failpoint('transaction.before-commit', name);
+    const result = await run();
+    failpoint('transaction.after-commit', name);
+    return result;
+  });
+}
+
+async function retryingTransient<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
     try {
-      // READ COMMITTED is every connection's default (dataSourceOptions): naming it here would cost
-      // TypeORM a second round trip (SET TRANSACTION after START TRANSACTION) on every state change.
-      const result = await dataSource.transaction(async (manager) => {
-        const done = await work(manager);
-        failpoint('transaction.before-commit', name);
-        return done;
-      });
-      failpoint('transaction.after-commit', name);
-      return result;
+      return await attempt();
     } catch (error) {
-      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
-      await pause(Math.random() * RETRY_BASE_DELAY_MS * 2 ** (attempt - 1));
+      if (n >= TRANSACTION_ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+      await pause(Math.random() * RETRY_BASE_DELAY_MS * 2 ** (n - 1));
     }
   }
 }

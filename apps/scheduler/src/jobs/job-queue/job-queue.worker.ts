@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
 import { TRANSFER_BATCH_TASK, TransferBatchesService } from '@gateway/domain/transfers';
-import { WebhookDispatcher } from '@gateway/domain/webhooks';
 import { EXPORT_TASK, ExportRunner } from '@gateway/domain/exports';
 import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
 import { DATABASE_URL } from './database-url.token';
@@ -12,9 +11,9 @@ const SWEEP_INTERVAL_MS = 5000;
 /**
  * The scheduler's job-queue worker (graphile-worker on PostgreSQL, woken by LISTEN/NOTIFY, so a job
  * starts within milliseconds of the commit that enqueued it): bulk payment and transfer batches,
- * exports and portal e-mails (webhook deliveries have a runner of their own, WebhookDeliveryWorker).
- * A sweeper re-enqueues webhook deliveries whose worker died
- * mid-attempt and batches left unfinished by a crashed worker. Later asynchronous jobs register here too.
+ * exports and portal e-mails (webhook deliveries are claimed from their own table by
+ * WebhookDeliveryWorker). A sweeper re-enqueues batches left unfinished by a crashed worker.
+ * Later asynchronous jobs register here too.
  */
 @Injectable()
 export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,7 +22,6 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
   private sweeper?: NodeJS.Timeout;
 
   constructor(
-    private readonly dispatcher: WebhookDispatcher,
     private readonly batches: BulkBatchesService,
     private readonly transferBatches: TransferBatchesService,
     private readonly mailer: MailerService,
@@ -80,8 +78,6 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async sweep(): Promise<void> {
     try {
-      const requeued = await this.dispatcher.sweep();
-      if (requeued) this.logger.warn(`Re-enqueued ${requeued} overdue webhook deliveries`);
       const resumed = await this.batches.resumeStalled();
       if (resumed) this.logger.warn(`Re-enqueued ${resumed} stalled payment batches`);
       const resumedTransfers = await this.transferBatches.resumeStalled();

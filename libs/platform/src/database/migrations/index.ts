@@ -42,6 +42,8 @@ import { PartitionRequestLogs1764003200000 } from './1764003200000-PartitionRequ
 import { AddRequestLogFeed1764003250000 } from './1764003250000-AddRequestLogFeed';
 import { IndexListFilters1764003300000 } from './1764003300000-IndexListFilters';
 import { AddPaymentReconciliation1764003350000 } from './1764003350000-AddPaymentReconciliation';
+import { IndexWalletEntriesByTime1764003450000 } from './1764003450000-IndexWalletEntriesByTime';
+import { DrainWebhookDeliveryJobs1764003500000 } from './1764003500000-DrainWebhookDeliveryJobs';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -89,4 +91,6 @@ export const MIGRATIONS = [
   AddRequestLogFeed1764003250000,
   IndexListFilters1764003300000,
   AddPaymentReconciliation1764003350000,
+  IndexWalletEntriesByTime1764003450000,
+  DrainWebhookDeliveryJobs1764003500000,
 ];
