@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@gateway/platform';
 import { createTemplateDatabase, dropTestDatabase, TEMPLATE_DATABASE_VARIABLE } from '@gateway/platform/testing';
@@ -44,8 +44,6 @@ async function main(): Promise<number> {
       ...process.env,
       TEST_DATABASE_SERVER_URL: server,
       [TEMPLATE_DATABASE_VARIABLE]: template.name,
-      // The e2e files mostly wait on HTTP and PostgreSQL: two or more at once, each worker on a database of its own.
-      E2E_WORKERS: process.env.E2E_WORKERS || String(Math.max(2, availableParallelism() - 1)),
       NX_TUI: 'false',
       ...(artifacts ? { TEST_RUN_ARTIFACTS_DIR: artifacts } : {}),
     };
@@ -62,8 +60,7 @@ async function main(): Promise<number> {
     let failed = 0;
     for (const target of stages) {
       if (interrupted) return 1;
-      const codes = await Promise.all(target === 'test' && args.length === 0 ? everyProjectsTests(nx) : [nx(['-t', target, ...args])]);
-      failed ||= codes.find((code) => code !== 0) ?? 0;
+      failed ||= await nx(['-t', target, ...args]);
     }
     return failed;
   } finally {
@@ -71,19 +68,6 @@ async function main(): Promise<number> {
     if (template) await dropTestDatabase(template.url, server);
     await embedded?.stop();
   }
-}
-
-/** The projects whose tests take longest (the e2e tests, the portal's browser tests). */
-const LONGEST = ['api-e2e', 'portal'];
-
-/**
- * Every project's tests, in two `nx run-many` at once: the longest projects' and the others'. In one
- * run-many, Nx starts first the projects most others depend on, so the apps nothing depends on —
- * the longest — would start last, once every library's tests were done, and the stage would last
- * the libraries' time plus the e2e tests'. Here they start at once, beside the libraries.
- */
-function everyProjectsTests(nx: (args: string[]) => Promise<number>): Array<Promise<number>> {
-  return [nx(['-t', 'test', `--projects=${LONGEST.join(',')}`, '--parallel=2']), nx(['-t', 'test', `--exclude=${LONGEST.join(',')}`, '--parallel=2'])];
 }
 
 /** Drops every database the stages kept (listed one per line in `databases.txt`) and removes the directory. */
