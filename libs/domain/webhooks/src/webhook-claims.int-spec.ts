@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { CustomerEventData } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, createTestDatabase, dropTestDatabase, testConfig } from '@gateway/platform/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EventsModule } from './events.module';
@@ -22,9 +22,14 @@ describe('WebhookDeliveriesRepository.claimNextDue (how schedulers take due deli
   let ctx: DeveloperContext;
   let endpointId: string;
 
+  let databaseUrl: string;
+
   beforeAll(async () => {
-    const config = ConfigModule.forRoot(testConfig({ ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` }));
-    ({ app, clock } = await createDomainTestContext([config, DevelopersModule, EventsModule, WebhooksModule]));
+    // A database of its own: a claim takes any tenant's due deliveries, and the project's other
+    // files leave deliveries due in the shared one.
+    databaseUrl = await createTestDatabase('webhook_claims');
+    const config = ConfigModule.forRoot(testConfig({ DATABASE_URL: databaseUrl, ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}` }));
+    ({ app, clock } = await createDomainTestContext([config, DevelopersModule, EventsModule, WebhooksModule], undefined, databaseUrl));
     deliveries = app.get(WebhookDeliveriesRepository);
     dataSource = app.get(DataSource);
     const developer = await app.get(DevelopersService).create({ email: `claims-${randomBytes(4).toString('hex')}@example.com`, name: 'C' });
@@ -32,8 +37,11 @@ describe('WebhookDeliveriesRepository.claimNextDue (how schedulers take due deli
     ({
       endpoint: { id: endpointId },
     } = await app.get(WebhooksService).create(ctx, { url: 'http://127.0.0.1:9/hooks', events: ['customer.created'], webhookVersion: 'v1' }));
-  });
-  afterAll(() => app?.close());
+  }, 60_000); // a migrated database of its own: slow on a busy machine
+  afterAll(async () => {
+    await app?.close();
+    if (databaseUrl) await dropTestDatabase(databaseUrl);
+  }, 60_000);
 
   /** `count` committed customer.created events: the ids of their pending deliveries. */
   async function emit(count: number): Promise<string[]> {
