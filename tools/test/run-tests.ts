@@ -60,7 +60,8 @@ async function main(): Promise<number> {
     let failed = 0;
     for (const target of stages) {
       if (interrupted) return 1;
-      failed ||= await nx(['-t', target, ...args]);
+      const code = await nx(['-t', target, ...args]);
+      failed ||= code;
     }
     return failed;
   } finally {
