@@ -36,9 +36,8 @@ const API_POINTS = [
  * recording it dies; a scheduler started afterwards sends it again. After each part: every
  * committed event arrived at least once, and nothing is left in flight — no idempotency claim in
  * progress, no payment pending, no delivery pending or leased, no job-queue job waiting. A killed
- * scheduler's own job rows stay locked (graphile-worker frees them after 4 hours, and they then
- * find their delivery done): the deliveries, not those rows, are what the sweeper recovers
- * (docs/webhooks.md), so they are not required gone.
+ * scheduler leaves only its deliveries' leases, which run out and let the next claim of a live
+ * scheduler take them (docs/webhooks.md).
  */
 describe('reliability: kill -9 at each crash point, then recovery', () => {
   const ENCRYPTION_KEYS = `k1:${randomBytes(32).toString('base64')}`;

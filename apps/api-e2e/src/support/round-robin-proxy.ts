@@ -32,7 +32,7 @@ export class RoundRobinProxy {
       );
       upstream.on('error', (error) => {
         // Said, so a test that sees a 502 or a dropped answer can tell the proxy's side from the API's.
-        process.stderr.write(`round-robin proxy: ${incoming.method} ${incoming.url} to ${target.host}: ${error.message}\n`);
+        process.stderr.write(`round-robin proxy: ${incoming.method} ${incoming.url?.split('?')[0]} to ${target.host}: ${error.message}\n`);
         if (answer.headersSent) answer.destroy();
         else answer.writeHead(502).end();
       });

@@ -200,6 +200,7 @@ export class PaymentConfirmationService {
     }
     return undefined;
   }
+
   private async recordFailure(ctx: DeveloperContext, payment: PaymentEntity, transaction: ProviderTransaction): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();

@@ -111,6 +111,12 @@ export interface PaymentToVerify {
   feeOverride: Amount | null;
 }
 
+type PaymentToVerifyRow = PaymentRow & { fee_override: string | null };
+
+function toVerify(row: PaymentToVerifyRow): PaymentToVerify {
+  return { view: viewFromRow(row), feeOverride: nullableAmount(row.fee_override) };
+}
+
 /** A saved card as first seen (saveAuthorization). */
 export type NewAuthorization = Omit<PaymentAuthorizationEntity, 'id'>;
 
@@ -210,14 +216,14 @@ export class PaymentsRepository {
 
   /** findView, with the developer's platform fee override for the payment's currency (null: none) in the same round trip. */
   async findForVerify(ctx: DeveloperContext, reference: string): Promise<PaymentToVerify | null> {
-    const { rows } = await runStatement<PaymentRow & { fee_override: string | null }>(this.manager, FIND_FOR_VERIFY, [reference, ctx.developerId, ctx.mode]);
-    return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
+    const { rows } = await runStatement<PaymentToVerifyRow>(this.manager, FIND_FOR_VERIFY, [reference, ctx.developerId, ctx.mode]);
+    return rows[0] ? toVerify(rows[0]) : null;
   }
 
   /** findForVerify for a provider callback, which knows no developer: any developer's payment of this mode. */
   async findForCallback(mode: Mode, reference: string): Promise<PaymentToVerify | null> {
-    const { rows } = await runStatement<PaymentRow & { fee_override: string | null }>(this.manager, FIND_FOR_CALLBACK, [reference, mode]);
-    return rows[0] ? { view: viewFromRow(rows[0]), feeOverride: nullableAmount(rows[0].fee_override) } : null;
+    const { rows } = await runStatement<PaymentToVerifyRow>(this.manager, FIND_FOR_CALLBACK, [reference, mode]);
+    return rows[0] ? toVerify(rows[0]) : null;
   }
 
   /**

@@ -3,7 +3,7 @@ import { currentRequestId, type DeveloperContext, preparedStatement, runStatemen
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import type { EventEntity } from './event.entity';
-import { FAN_OUT_TO_SUBSCRIBERS } from './webhook-deliveries.repository';
+import { FAN_OUT_TO_SUBSCRIBERS, fanOutDeliveriesCte, WAKE_DISPATCHERS } from './webhook-deliveries.repository';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
 // request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
@@ -23,15 +23,11 @@ const INSERT_WITH_FAN_OUT = preparedStatement(
  * CTE `event_fan_out`, which the caller's query must read (a SELECT in WITH runs only when read).
  */
 export function eventWithFanOutCtes(gate: string, data: (parameter: string) => string = (parameter) => parameter): string {
-  // Where the CTEs end and the closing SELECT begins: the last `) SELECT`.
-  const closing = [...FAN_OUT_TO_SUBSCRIBERS.matchAll(/\)\s*SELECT\b/g)].pop()?.index;
-  if (closing === undefined) throw new Error('FAN_OUT_TO_SUBSCRIBERS no longer ends with its SELECT: update eventWithFanOutCtes');
-  const deliveries = FAN_OUT_TO_SUBSCRIBERS.slice(0, closing + 1).replace(/\$3\b/g, '(SELECT developer_id FROM event)');
   return `event AS (
     INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id)
     SELECT $1::text, $3::uuid, $4::text, $5::text, ${data('$7::jsonb')}, $2::timestamptz, $8::text WHERE EXISTS (SELECT 1 FROM ${gate})
     RETURNING developer_id),
-  ${deliveries}, event_fan_out AS (${FAN_OUT_TO_SUBSCRIBERS.slice(closing + 1).trim()})`;
+  ${fanOutDeliveriesCte('(SELECT developer_id FROM event)')}, event_fan_out AS (${WAKE_DISPATCHERS})`;
 }
 const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
   FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;

@@ -37,17 +37,25 @@ export interface ClaimedDelivery {
 
 /**
  * One pending delivery per subscribed, enabled endpoint of the event's developer and mode, due at
- * once, and a NOTIFY on $6 (DELIVERIES_DUE_CHANNEL) when there is one, which wakes the dispatchers
- * on commit: the tail of the statement that writes the event (EventsRepository.insertWithFanOut),
- * after its `WITH`. $1 the event's id, $2 its time, $3 developer, $4 mode, $5 the event's name.
+ * once: the CTE `created`. $1 the event's id, $2 its time, $4 mode, $5 the event's name;
+ * `developer` the SQL that gives the event's developer ($3 when the event is written by its own
+ * statement, EventsRepository.insertWithFanOut).
  */
-export const FAN_OUT_TO_SUBSCRIBERS = `created AS (
+export function fanOutDeliveriesCte(developer: string): string {
+  return `created AS (
     INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
     SELECT e.developer_id, e.mode, e.id, $1, 'pending', 0, $2, $2
       FROM webhook_endpoints e
-     WHERE e.developer_id = $3 AND e.mode = $4 AND e.deleted_at IS NULL AND e.status = 'enabled' AND $5 = ANY (e.events)
-    RETURNING id)
-  SELECT pg_notify($6, '') FROM (SELECT FROM created LIMIT 1) made`;
+     WHERE e.developer_id = ${developer} AND e.mode = $4 AND e.deleted_at IS NULL AND e.status = 'enabled' AND $5 = ANY (e.events)
+    RETURNING id)`;
+}
+
+/** A NOTIFY on $6 (DELIVERIES_DUE_CHANNEL) when `created` made a delivery, which wakes the dispatchers on commit. */
+export const WAKE_DISPATCHERS = `SELECT pg_notify($6, '') FROM (SELECT FROM created LIMIT 1) made`;
+
+/** The tail of the statement that writes an event (EventsRepository.insertWithFanOut), after its `WITH`: $3 the developer. */
+export const FAN_OUT_TO_SUBSCRIBERS = `${fanOutDeliveriesCte('$3')}
+  ${WAKE_DISPATCHERS}`;
 
 /** The lease ends on a whole millisecond, so the Date read back compares equal to the stored value. */
 const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'

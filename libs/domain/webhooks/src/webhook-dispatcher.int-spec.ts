@@ -167,7 +167,7 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
     expect(await delivery(deliveryId)).toMatchObject({ status: 'delivered' });
   });
 
-  it('attempts running together are leased and recorded together: each logged once, each delivery moved by its own outcome, the health counting all', async () => {
+  it('attempts running together are recorded together: each logged once, each delivery moved by its own outcome, the health counting all', async () => {
     const { deliveryId: firstId, endpointReference } = await newDelivery();
     const endpoint = await endpointOf(endpointReference);
     const customer = (i: number): CustomerEventData => ({ reference: `CUS_batch${i}`, email: 'a@example.com', name: null, phone: null, metadata: {}, created_at: clock.now().toISOString() });

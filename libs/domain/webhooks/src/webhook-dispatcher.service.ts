@@ -17,7 +17,7 @@ import { type AttemptOutcome, postWebhook } from './webhook-sender';
 
 /** A lease outlives the attempt's own deadline by this much (time to record the outcome). */
 const LEASE_MARGIN_MS = 5000;
-/** Most deliveries leased, or attempts recorded, by one statement batch. */
+/** Most attempts recorded by one transaction. */
 const MAX_BATCH = 100;
 
 /** Why an attempt could not even be sent: logged for the operator (never a secret); the merchant's log says `not_sent`. */
@@ -43,16 +43,13 @@ interface FinishedAttempt {
  * Leases are measured on the database's clock: they coordinate processes (API and scheduler) that
  * may not share a clock, and an injected test clock must not make a live lease look expired.
  *
- * Batches: the scheduled attempts running at once in this process are leased together (one
- * statement, which also reads their endpoints and events), each is sent on its own as soon as it
- * is leased, and finished attempts are recorded together (one transaction of a few statements,
- * whatever their number). A batch forms from the calls made while the previous one runs, so an
- * attempt waits for no timer (CallBatcher).
- *
- * Scheduled attempts are claimed from the deliveries table itself (startDueAttempts): whatever
- * made a delivery due — a new event, a retry's time, a replay — it is leased by the next claim of
- * any scheduler, the longest due first; rows another scheduler is claiming are skipped, so
- * several share the work without waiting for each other.
+ * Batches: scheduled attempts are claimed from the deliveries table itself (startDueAttempts):
+ * one statement leases up to the free slots' number of due deliveries and reads their endpoints
+ * and events — whatever made a delivery due, a new event, a retry's time, a replay — the longest
+ * due first; rows another scheduler is claiming are skipped, so several share the work without
+ * waiting for each other. Each is sent on its own, and finished attempts are recorded together
+ * (one transaction of a few statements, whatever their number), a batch formed from the attempts
+ * that finished while the previous one was written, so an attempt waits for no timer (CallBatcher).
  *
  * Crash safety: if the worker dies after sending and before recording, the lease expires and the
  * delivery is due again (its schedule was not moved), so the next claim sends it again: the
@@ -72,7 +69,6 @@ interface FinishedAttempt {
 @Injectable()
 export class WebhookDispatcher {
   private readonly logger = new Logger('WebhookDispatcher');
-  private readonly claims = new CallBatcher<string, ClaimedDelivery | undefined>((ids) => this.claimDue(ids), MAX_BATCH);
   private readonly records = new CallBatcher<FinishedAttempt, WebhookDeliveryLogEntity>((attempts) => this.recordAll(attempts), MAX_BATCH);
 
   constructor(
@@ -101,11 +97,11 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One scheduled attempt of this one delivery, if it is due and not in flight (leased together
-   * with the others asked for at the same time): how tests drive a given delivery through its schedule.
+   * One scheduled attempt of this one delivery, if it is due and not in flight: how tests drive a
+   * given delivery through its schedule (startDueAttempts would take whichever deliveries are due).
    */
   async runScheduledAttempt(deliveryId: string): Promise<void> {
-    const claimed = await this.claims.call(deliveryId);
+    const [claimed] = await this.deliveries.claimDueOf([deliveryId], this.leaseMs, new Date(this.clock.now().getTime() + 1000));
     if (claimed) await this.runClaimed(claimed);
   }
 
@@ -135,18 +131,6 @@ export class WebhookDispatcher {
     const event = await this.events.find(endpoint, leased.eventId);
     const outcome = await this.attempt(endpoint, leased.eventId, event);
     return this.records.call(this.finished(leased, endpoint, event, outcome, trigger));
-  }
-
-  /** Leases the due ones of these deliveries (one statement), each with its endpoint and event; undefined for the others. */
-  private async claimDue(deliveryIds: string[]): Promise<Array<ClaimedDelivery | undefined>> {
-    const claimed = await this.deliveries.claimDueOf(deliveryIds, this.leaseMs, new Date(this.clock.now().getTime() + 1000));
-    const byId = new Map(claimed.map((c) => [c.delivery.id, c]));
-    // A delivery asked for twice in one batch is leased once: the second call gets nothing.
-    return deliveryIds.map((id) => {
-      const found = byId.get(id);
-      byId.delete(id);
-      return found;
-    });
   }
 
   private finished(
