@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { WORKSPACE_ROOT, freePort } from './processes';
+import { WORKSPACE_ROOT, entryArgs, freePort } from './processes';
 import { applicationLogFile } from './test-artifacts';
 
-/** A real app entry point (`apps/<app>/src/main.ts`) as a child process, for crash tests. */
+/** A real app entry point (`apps/<app>/src/main.ts`, or its build: entryArgs) as a child process, for crash tests. */
 export interface AppProcess {
   child: ChildProcess;
   baseUrl: string;
@@ -39,7 +39,7 @@ export async function startAppProcess(entry: AppEntry, env: Record<string, strin
 }
 
 async function launch(entry: AppEntry, env: Record<string, string>, port: number): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${entry.app}/src/main.ts`], {
+  const child = spawn(process.execPath, entryArgs(`apps/${entry.app}/src/main.ts`), {
     cwd: WORKSPACE_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', [entry.portVariable]: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -217,6 +217,27 @@ describe('RequestLogsService', () => {
       expect(pages.flat()).toEqual(rows.map((r) => r.request_id).reverse());
     });
 
+    it('pages a path search past the last day in order, whether the part is common (walked) or rare (collected, then sorted)', async () => {
+      const developerId = randomUUID();
+      // 5,050 matches over two days long past, against 5,000 the search collects: the first pages
+      // take the ordered walk, the last ones (fewer matches left after the cursor) the collection.
+      // Every third row does not match; a row a millisecond, newest last inserted.
+      await db.query(
+        `INSERT INTO request_logs (request_id, created_at, duration_ms, developer_id, mode, method, path, status_code)
+         SELECT 'req_path_' || n, '2021-05-01T00:00:00Z'::timestamptz + n * interval '34 seconds', 1, $1::uuid, 'test', 'GET',
+                CASE WHEN n % 3 = 0 THEN '/api/v1/customers/' || n ELSE '/api/v1/Payments/' || n END, 200
+           FROM generate_series(1, 7575) AS n`,
+        [developerId],
+      );
+      const expected = Array.from({ length: 7575 }, (_, i) => 7575 - i).filter((n) => n % 3 !== 0).map((n) => `req_path_${n}`);
+      const pages = await allPages({ developerId, limit: 100, pathContains: 'payments/' });
+      expect(pages.flat()).toEqual(expected);
+      expect(pages.map((page) => page.length)).toEqual([...Array(50).fill(100), 50]);
+      expect((await allPages({ developerId, limit: 100, pathContains: 'customers/7' })).flat()).toEqual(
+        Array.from({ length: 7575 }, (_, i) => 7575 - i).filter((n) => n % 3 === 0 && String(n).startsWith('7')).map((n) => `req_path_${n}`),
+      );
+    });
+
     it('says there is no next page when the last page is exactly full', async () => {
       const developerId = randomUUID();
       await store(Array.from({ length: 4 }, (_, i) => anEntry({ developerId, createdAt: at(400 + i) })));
