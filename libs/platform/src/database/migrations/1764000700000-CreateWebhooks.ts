@@ -1,6 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { runMigrations as installJobQueue } from 'graphile-worker';
 
 export class CreateWebhooks1764000700000 implements MigrationInterface {
   name = 'CreateWebhooks1764000700000';
@@ -11,6 +10,8 @@ export class CreateWebhooks1764000700000 implements MigrationInterface {
     // worker may have run. It uses its own connection and is idempotent.
     const url = (q.connection.options as PostgresConnectionOptions).url;
     if (!url) throw new Error('CreateWebhooks needs a connection URL to install the job queue');
+    // Imported here, not at the top: the API loads its migrations at start and uses nothing else of the job queue's package.
+    const { runMigrations: installJobQueue } = await import('graphile-worker');
     await installJobQueue({ connectionString: url, logger: undefined });
 
     await q.query(`
