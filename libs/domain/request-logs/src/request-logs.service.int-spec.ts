@@ -219,7 +219,7 @@ describe('RequestLogsService', () => {
 
     it('pages a path search past the last day in order, whether the part is common (walked) or rare (collected, then sorted)', async () => {
       const developerId = randomUUID();
-      // 5,050 matches over two days long past, against 5,000 the search collects: the first pages
+      // 5,050 matches over three days long past, against 5,000 the search collects: the first pages
       // take the ordered walk, the last ones (fewer matches left after the cursor) the collection.
       // Every third row does not match; a row a millisecond, newest last inserted.
       await db.query(
