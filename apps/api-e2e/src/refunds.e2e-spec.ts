@@ -356,19 +356,21 @@ describe('refunds', () => {
       }
     });
 
-    it('is resubmitted by a running scheduler process (its every-minute scan) when nobody retries, and confirmed', async () => {
+    it('is resubmitted by a running scheduler process (its resubmission scan) when nobody retries, and confirmed', async () => {
       const { merchant, reference } = await paid(10000);
       h.sim.setKnobs({ timeoutNext: 1, hangMs, timeoutMode: 'before_processing' });
       const first = await api(merchant, 'POST', '/refunds', { payment_reference: reference, amount: 600 });
       expect(first.status).toBe(504);
       const [pending] = (await api(merchant, 'GET', `/refunds?payment=${reference}`)).body.data;
       expect(pending).toMatchObject({ status: 'pending', amount: 600 });
-      // The scheduler runs on the real clock: make the refund as old as the scan wants (two minutes untouched).
+      // The scheduler runs on the real clock: make the refund older than the scan's wait.
       await h.gateway.app.get(DataSource).query(`UPDATE refunds SET updated_at = now() - interval '10 minutes' WHERE reference = $1`, [pending.reference]);
-      const scheduler = await startScheduler(schedulerEnvFor(h));
+      // The scan every second instead of every minute, and a refund untouched for 3 s is due instead
+      // of 2 minutes (longer than the scheduler's provider timeout, as the configuration requires):
+      // a lost callback's reconciliation comes seconds after the resubmission, not minutes.
+      const scheduler = await startScheduler(schedulerEnvFor(h, { PROVIDER_TIMEOUT_MS: '2000', REFUND_RESUBMIT_INTERVAL_SECONDS: '1', REFUND_RESUBMIT_AFTER_SECONDS: '3' }));
       try {
-        // The scan runs at second 15 of every minute.
-        const status = await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (s) => s !== 'pending', 260_000); // a resubmission, or a lost callback's reconciliation 2 minutes later
+        const status = await waitUntil(async () => (await api(merchant, 'GET', `/refunds/${pending.reference}`)).body.data.status, (s) => s !== 'pending', 60_000);
         expect(status).toBe('processed');
         expect(scheduler.output()).toMatch(/Resubmitted \d+ refunds not yet accepted by the provider/);
       } finally {
@@ -378,6 +380,6 @@ describe('refunds', () => {
       expect(await events('refund.completed', pending.reference)).toBe(1);
       expect((await api(merchant, 'GET', `/payments/${reference}`)).body.data.amount_refunded).toBe(600);
       expect(await available(merchant)).toBe(9740 - 600);
-    }, 320_000);
+    }, 90_000);
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Mode, RefundResponse, RefundStatus } from '@gateway/contracts';
 import { AnalyticsService } from '@gateway/domain/analytics';
 import { EventsService } from '@gateway/domain/webhooks';
@@ -6,7 +6,7 @@ import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { isProviderRefusal, PaymentRefundBalanceService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderRefund, type ProviderRefundNotice } from '@gateway/provider';
-import { allPages, Amount, Clock, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { RefundEntity } from './refund.entity';
@@ -14,13 +14,6 @@ import { toRefundResponse } from './refund.mapper';
 import type { RefundTransition } from './refund-status';
 import { isDuplicateIdempotencyKey, type RefundListFilter, RefundsRepository } from './refunds.repository';
 
-/**
- * A refund the provider has not accepted (no provider id stored) and nobody touched for this long
- * is resubmitted by the scheduler's scan — after looking for it at the provider first. Long enough
- * that a request still waiting for the provider's answer is not raced: the provider takes no
- * idempotency key for refunds, so a second ask while the first is in flight would refund twice.
- */
-export const RESUBMIT_AFTER_MS = 2 * 60_000;
 /** A payment's refunds matched against the provider's list at most (each takes money: a handful). */
 const MATCH_LIMIT = 100;
 
@@ -57,6 +50,7 @@ export class RefundsService {
     private readonly provider: PaymentProvider,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -103,7 +97,7 @@ export class RefundsService {
    * charge callback drives a verify — it drives a reconciliation: the payment's refunds are listed at
    * the provider and each of ours is settled from its provider refund, found by the stored id, or
    * adopted by amount when its request's answer was lost. Settling is once: a redelivery changes
-   * nothing. Nothing is ever resubmitted here (that is the scan's job, after RESUBMIT_AFTER_MS).
+   * nothing. Nothing is ever resubmitted here (that is the scan's job, after REFUND_RESUBMIT_AFTER_SECONDS).
    * @throws gateway_timeout, provider_error (the listing failed: the provider delivers it again)
    */
   async onProviderRefund(mode: Mode, notice: ProviderRefundNotice): Promise<void> {
@@ -123,15 +117,18 @@ export class RefundsService {
   }
 
   /**
-   * Pending refunds nobody touched for RESUBMIT_AFTER_MS: one the provider never accepted (no
-   * provider id stored: its request timed out, crashed, or was never retried) is resubmitted; one it
-   * accepted whose settling callback never came is reconciled with the provider's list. Each is
+   * Pending refunds nobody touched for REFUND_RESUBMIT_AFTER_SECONDS (two minutes by default): one
+   * the provider never accepted (no provider id stored: its request timed out, crashed, or was never
+   * retried) is resubmitted, after looking for it at the provider; one it accepted whose settling
+   * callback never came is reconciled with the provider's list. The wait is longer than the provider
+   * timeout (checked at boot), so a request still waiting for its answer is not raced: the provider
+   * takes no idempotency key for refunds, and a second ask in flight would refund twice. Each is
    * claimed (its updated_at moved on) first, so concurrent scans share the work. Returns how many
    * were looked at, whatever the provider answered.
    */
   async resubmitUnaccepted(limit = 50): Promise<number> {
     const now = this.clock.now();
-    const claimed = await this.repository.claimStalePending(now, new Date(now.getTime() - RESUBMIT_AFTER_MS), limit);
+    const claimed = await this.repository.claimStalePending(now, new Date(now.getTime() - this.config.refunds.resubmitAfterMs), limit);
     for (const id of claimed) {
       const refund = await this.repository.findById(id);
       try {

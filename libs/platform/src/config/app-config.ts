@@ -69,6 +69,8 @@ export interface AppConfig {
     bulkMaxItems: number;
     bulkClaimTimeoutSeconds: number;
   };
+  /** The scan of refunds the provider never accepted or never confirmed (REFUND_RESUBMIT_*). */
+  refunds: { resubmitIntervalMs: number; resubmitAfterMs: number };
   /** Subscription dunning: days after a period's first failed charge when it is retried (then cancelled). */
   subscriptions: { retryDays: number[] };
   /** Exports (docs/exports.md): where files live, how long, and when the requester is e-mailed. */
@@ -160,6 +162,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (c.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS * 1000 <= c.PROVIDER_TIMEOUT_MS) {
     throw new ConfigError('IDEMPOTENCY_LOCK_TIMEOUT_SECONDS', `is invalid (must be longer than PROVIDER_TIMEOUT_MS, ${c.PROVIDER_TIMEOUT_MS} ms)`);
   }
+  // A refund whose request is still waiting on the provider must not be sent a second time.
+  if (c.REFUND_RESUBMIT_AFTER_SECONDS * 1000 <= c.PROVIDER_TIMEOUT_MS) {
+    throw new ConfigError('REFUND_RESUBMIT_AFTER_SECONDS', `is invalid (must be longer than PROVIDER_TIMEOUT_MS, ${c.PROVIDER_TIMEOUT_MS} ms)`);
+  }
   return {
     env: c.NODE_ENV,
     logLevel: c.LOG_LEVEL,
@@ -231,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bulkMaxItems: c.PAYMENT_BULK_MAX_ITEMS,
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
+    refunds: { resubmitIntervalMs: c.REFUND_RESUBMIT_INTERVAL_SECONDS * 1_000, resubmitAfterMs: c.REFUND_RESUBMIT_AFTER_SECONDS * 1_000 },
     subscriptions: { retryDays: c.SUBSCRIPTION_RETRY_DAYS },
     exports: {
       storage: exportStorage(c),

@@ -181,6 +181,12 @@ export const configSchema = z.object({
   PAYMENT_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   PAYMENT_RECONCILE_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(2_160).default(72),
   PAYMENT_RECONCILE_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(100),
+  // Refunds the provider never accepted (or whose callback never came) and nobody touched for
+  // REFUND_RESUBMIT_AFTER_SECONDS are looked for at the provider and sent again, every
+  // REFUND_RESUBMIT_INTERVAL_SECONDS. The wait must exceed PROVIDER_TIMEOUT_MS: Paystack's refund
+  // takes no idempotency key, so a request still waiting for its answer must not be raced.
+  REFUND_RESUBMIT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  REFUND_RESUBMIT_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
   // Bulk payments: most items per batch, and after how long an item a worker claimed but did not
   // finish (a crash) is taken over by another.
   PAYMENT_BULK_MAX_ITEMS: z.coerce.number().int().min(1).max(10_000).default(1000),
