@@ -64,6 +64,8 @@ export interface AppConfig {
     minimumAmounts: Partial<Record<Currency, string>>;
     maximumAmount: string;
     abandonAfterHours: number;
+    /** How often due scheduled payments are charged (SCHEDULED_CHARGES_INTERVAL_SECONDS). */
+    scheduledChargesIntervalMs: number;
     /** The reconciliation scan of unconfirmed payments (PAYMENT_RECONCILE_*). */
     reconcile: { intervalMs: number; afterMs: number; maxAgeHours: number; batchSize: number };
     bulkMaxItems: number;
@@ -228,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       minimumAmounts: c.PAYMENT_MIN_AMOUNTS,
       maximumAmount: c.PAYMENT_MAX_AMOUNT,
       abandonAfterHours: c.PAYMENT_ABANDON_AFTER_HOURS,
+      scheduledChargesIntervalMs: c.SCHEDULED_CHARGES_INTERVAL_SECONDS * 1_000,
       reconcile: {
         intervalMs: c.PAYMENT_RECONCILE_INTERVAL_SECONDS * 1_000,
         afterMs: c.PAYMENT_RECONCILE_AFTER_SECONDS * 1_000,

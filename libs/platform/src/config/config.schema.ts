@@ -173,6 +173,8 @@ export const configSchema = z.object({
   PAYMENT_MAX_AMOUNT: z.string().trim().regex(/^\d{1,15}(\.\d{1,2})?$/, 'must be an amount such as 100000000').default('100000000'),
   // A payment not paid within this many hours is marked abandoned by the scheduler.
   PAYMENT_ABANDON_AFTER_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  // How often the scheduler charges the scheduled payments whose charge_at has come.
+  SCHEDULED_CHARGES_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   // Reconciliation: the scheduler asks the provider about pending (and abandoned) payments whose
   // confirmation never reached us — no callback, no verify — every PAYMENT_RECONCILE_INTERVAL_SECONDS,
   // first once they are PAYMENT_RECONCILE_AFTER_SECONDS old, then at doubling intervals, until they
