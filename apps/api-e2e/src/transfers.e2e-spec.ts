@@ -289,7 +289,7 @@ describe('transfers', () => {
       expect(await balance(merchant)).toMatchObject({ available_balance: 9740 - 1200, reserved_balance: 0 });
     });
 
-    it('a transfer whose callback never comes is settled by a running scheduler process (its every-minute scan)', async () => {
+    it('a transfer whose callback never comes is settled by a running scheduler process (its reconciliation scan)', async () => {
       const merchant = await fundedMerchant();
       const res = await api(merchant, 'POST', '/transfers', bankForm(2000, SILENT_ACCOUNT));
       const reference = res.body.data.reference as string;
@@ -297,10 +297,10 @@ describe('transfers', () => {
       expect((await api(merchant, 'GET', `/transfers/${reference}`)).body.data.status).toBe('pending');
       // The scheduler runs on the real clock: make the transfer as old as the scan wants.
       await h.gateway.app.get(DataSource).query(`UPDATE transfers SET updated_at = now() - interval '10 minutes' WHERE reference = $1`, [reference]);
-      const scheduler = await startScheduler(schedulerEnvFor(h));
+      // The scan every second instead of every minute.
+      const scheduler = await startScheduler(schedulerEnvFor(h, { TRANSFER_RECONCILE_INTERVAL_SECONDS: '1' }));
       try {
-        // The scan runs at second 30 of every minute.
-        const status = await waitUntil(async () => (await api(merchant, 'GET', `/transfers/${reference}`)).body.data.status, (s) => s !== 'pending', 140_000); // up to two of its ticks: headroom for a loaded machine
+        const status = await waitUntil(async () => (await api(merchant, 'GET', `/transfers/${reference}`)).body.data.status, (s) => s !== 'pending', 60_000);
         expect(status).toBe('success');
         expect(scheduler.output()).toMatch(/Asked the provider about \d+ pending transfers/);
       } finally {
@@ -308,7 +308,7 @@ describe('transfers', () => {
       }
       expect(await events('transfer.success', reference)).toEqual(['success']);
       expect(await balance(merchant)).toMatchObject({ available_balance: 9740 - 2000, reserved_balance: 0 });
-    }, 200_000);
+    }, 90_000);
 
     it('a callback delivered again changes nothing', async () => {
       const merchant = await fundedMerchant();

@@ -73,6 +73,8 @@ export interface AppConfig {
   };
   /** The scan of refunds the provider never accepted or never confirmed (REFUND_RESUBMIT_*). */
   refunds: { resubmitIntervalMs: number; resubmitAfterMs: number };
+  /** How often pending transfers are verified at the provider (TRANSFER_RECONCILE_INTERVAL_SECONDS). */
+  transfers: { reconcileIntervalMs: number };
   /** Subscription dunning: days after a period's first failed charge when it is retried (then cancelled). */
   subscriptions: { retryDays: number[] };
   /** Exports (docs/exports.md): where files live, how long, and when the requester is e-mailed. */
@@ -241,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       bulkClaimTimeoutSeconds: c.PAYMENT_BULK_CLAIM_TIMEOUT_SECONDS,
     },
     refunds: { resubmitIntervalMs: c.REFUND_RESUBMIT_INTERVAL_SECONDS * 1_000, resubmitAfterMs: c.REFUND_RESUBMIT_AFTER_SECONDS * 1_000 },
+    transfers: { reconcileIntervalMs: c.TRANSFER_RECONCILE_INTERVAL_SECONDS * 1_000 },
     subscriptions: { retryDays: c.SUBSCRIPTION_RETRY_DAYS },
     exports: {
       storage: exportStorage(c),

@@ -189,6 +189,8 @@ export const configSchema = z.object({
   // takes no idempotency key, so a request still waiting for its answer must not be raced.
   REFUND_RESUBMIT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   REFUND_RESUBMIT_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  // How often the scheduler verifies transfers still pending two minutes after they were last touched.
+  TRANSFER_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   // Bulk payments: most items per batch, and after how long an item a worker claimed but did not
   // finish (a crash) is taken over by another.
   PAYMENT_BULK_MAX_ITEMS: z.coerce.number().int().min(1).max(10_000).default(1000),
