@@ -11,6 +11,9 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from './embedded-postgre
  * under root, PostgreSQL runs as the system user `postgres`, who cannot reach the checkout's
  * node_modules nor its .data. The server must start anyway, or refuse in one line.
  */
+// initdb and a server start: seconds on a quiet machine, many more while other test projects share the cores.
+jest.setTimeout(90_000);
+
 describe('embedded PostgreSQL from a checkout in a private (0700) directory', () => {
   const isRoot = process.getuid?.() === 0;
   let privateDir: string;
