@@ -4,6 +4,9 @@ import { runEntry } from './support/processes';
 
 const databaseUrl = process.env.TEST_DATABASE_URL as string;
 const cli = (...args: string[]) => runEntry('tools/cli/main.ts', args, { DATABASE_URL: databaseUrl });
+// Each command is a Node process starting under the TypeScript loader (2–4 s of CPU): a test of
+// several commands outlasts jest's 30 s default while other test projects share the cores.
+jest.setTimeout(120_000);
 
 describe('operator CLI', () => {
   it('gives a new user a verified test developer with a secret key in one command, storing only its hash', async () => {

@@ -28,6 +28,10 @@ function cli(args: string[], stdin: string): Promise<ProcessResult> {
   });
 }
 
+// Each command is a Node process starting under the TypeScript loader (2–4 s of CPU): a test of
+// several commands outlasts jest's 30 s default while other test projects share the cores.
+jest.setTimeout(120_000);
+
 describe('operator CLI: bootstrapping the first platform administrator', () => {
   let gateway: TestGateway;
   beforeAll(async () => {

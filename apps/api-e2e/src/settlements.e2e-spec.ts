@@ -209,7 +209,7 @@ describe('settlements', () => {
     const seen = (await admin.get(`/api/portal/admin/settlements/${small}`)).body.data;
     expect(seen).toMatchObject({ status: 'rejected', rejection_reason: 'Duplicate request', decisions: [{ decision: 'reject', by: secretaryEmail, ip: 'cli' }] });
     expect(await account.balance()).toMatchObject({ available_balance: 9740 - 6000, reserved_balance: 6000 });
-  });
+  }, 120_000); // four CLI processes, 2–4 s of CPU each under the TypeScript loader
 
   it('auto-settles the available balance less the minimum once a day from the configured time, approved within the limit', async () => {
     const account = await liveAccount();
