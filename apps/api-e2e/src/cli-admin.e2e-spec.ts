@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { query } from './support/db';
-import { runEntry, WORKSPACE_ROOT } from './support/processes';
+import { entryArgs, runEntry, WORKSPACE_ROOT } from './support/processes';
 
 const databaseUrl = process.env.TEST_DATABASE_URL as string;
 const cli = (...args: string[]) => runEntry('tools/cli/main.ts', args, { DATABASE_URL: databaseUrl });
@@ -92,7 +92,7 @@ describe('operator CLI: developers, settlements and the audit log', () => {
     const human = await cli('audit', 'tail', '--developer', developer.id, '--action', 'developer.suspended');
     expect(human.stdout).toMatch(/developer\.suspended\s+operator:ops-/);
 
-    const follower = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/cli/main.ts', 'audit', 'tail', '--developer', developer.id, '-n', '1', '--follow', '--interval', '200', '--json'], {
+    const follower = spawn(process.execPath, [...entryArgs('tools/cli/main.ts'), 'audit', 'tail', '--developer', developer.id, '-n', '1', '--follow', '--interval', '200', '--json'], {
       cwd: WORKSPACE_ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],

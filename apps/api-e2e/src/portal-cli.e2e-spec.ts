@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { query } from './support/db';
 import { type TestGateway, startGateway } from './support/gateway';
 import { PortalClient, uniqueEmail } from './support/portal-client';
-import { type ProcessResult, WORKSPACE_ROOT } from './support/processes';
+import { entryArgs, type ProcessResult, WORKSPACE_ROOT } from './support/processes';
 
 /** `npm run cli -- …` with `stdin` piped in, as an operator would: `printf %s "$PW" | npm run cli -- …`. */
 function cli(args: string[], stdin: string): Promise<ProcessResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'tools/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...entryArgs('tools/cli/main.ts'), ...args], {
       cwd: WORKSPACE_ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: process.env.TEST_DATABASE_URL },
       stdio: ['pipe', 'pipe', 'pipe'],

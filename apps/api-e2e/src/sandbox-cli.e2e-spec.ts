@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createMerchant, type TestMerchant } from './support/merchants';
 import { type PaymentsHarness, startPaymentsHarness } from './support/payments';
-import { freePort, runEntry, WORKSPACE_ROOT } from './support/processes';
+import { entryArgs, freePort, runEntry, WORKSPACE_ROOT } from './support/processes';
 
 jest.setTimeout(120_000);
 
@@ -58,7 +58,7 @@ describe('sandbox CLI: listen + trigger', () => {
   it('forwards a real payment.success, signed with the printed secret, to a local receiver that verifies it', async () => {
     const port = await freePort();
     const listen = new Running(
-      spawn(process.execPath, ['-r', '@swc-node/register', CLI, 'listen', '--forward-to', `http://localhost:${port}/webhooks`, '--events', 'payment.success'], {
+      spawn(process.execPath, [...entryArgs(CLI), 'listen', '--forward-to', `http://localhost:${port}/webhooks`, '--events', 'payment.success'], {
         cwd: WORKSPACE_ROOT,
         env: env(),
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,18 +13,29 @@ export interface ProcessResult {
 }
 
 /**
- * Node's arguments to run a TypeScript entry point of the workspace. An app's main
- * (`apps/<app>/src/main.ts`) runs compiled when E2E_APPS=built — as production runs it, and in about
- * 60 % of the CPU its sources take under the TypeScript loader (a start costs ~2.7 s of CPU against
- * ~4.5 s; the crash tests start hundreds). Nx sets it for the api-e2e targets, which build the apps
- * first (apps/api-e2e/project.json); a run of jest alone uses the sources, so it never meets a
- * stale build.
+ * The compiled file of an entry point, where its build writes it (each build keeps the workspace's
+ * layout under its output directory): an app's main, or the operator or sandbox CLI (`tools:build`).
+ */
+function builtFile(entry: string): string | undefined {
+  const app = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry)?.[1];
+  if (app) return `dist/apps/${app}/${entry.replace(/\.ts$/, '.js')}`;
+  if (/^tools\/cli\/.+\.ts$/.test(entry)) return `dist/tools/cli/${entry.replace(/\.ts$/, '.js')}`;
+  return undefined;
+}
+
+/**
+ * Node's arguments to run a TypeScript entry point of the workspace. An app's main or a CLI runs
+ * compiled when E2E_APPS=built — as production runs it, and in about half the CPU its sources take
+ * under the TypeScript loader (an API start costs ~2.7 s of CPU against ~4.5 s, a CLI command
+ * ~1.4 s against ~2.6 s; the crash tests start hundreds of processes, the CLI tests some forty).
+ * Nx sets it for the api-e2e targets, which build them first (apps/api-e2e/project.json); a run of
+ * jest alone uses the sources, so it never meets a stale build.
  */
 export function entryArgs(entry: string): string[] {
-  const app = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry)?.[1];
-  if (app && process.env.E2E_APPS === 'built') {
-    const main = resolve(WORKSPACE_ROOT, `dist/apps/${app}/apps/${app}/src/main.js`);
-    if (!existsSync(main)) throw new Error(`E2E_APPS=built, but ${main} is missing: run \`npx nx run ${app}:build\` first.`);
+  const built = builtFile(entry);
+  if (built && process.env.E2E_APPS === 'built') {
+    const main = resolve(WORKSPACE_ROOT, built);
+    if (!existsSync(main)) throw new Error(`E2E_APPS=built, but ${main} is missing: run \`npx nx run-many -t build --projects=api,scheduler,tools\` first.`);
     return [main];
   }
   return ['-r', '@swc-node/register', entry];
