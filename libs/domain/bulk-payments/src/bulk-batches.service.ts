@@ -3,8 +3,7 @@ import type { FieldErrors } from '@gateway/contracts';
 import { EventsService } from '@gateway/domain/webhooks';
 import { type InitializePayment, PaymentChargesService, PaymentsService } from '@gateway/domain/payments';
 import { ProviderRejectedError } from '@gateway/provider';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, enqueueJob, inTransaction } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, enqueueJob, inTransaction, randomHex } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { BatchItemType, PaymentBatchEntity, PaymentBatchItemEntity } from './payment-batch.entities';
 import { toPaymentBatchResponse } from './payment-batch.mapper';
@@ -72,7 +71,7 @@ export class BulkBatchesService {
       const now = this.clock.now();
       const batch = await this.repository.insert(
         manager,
-        { developerId: ctx.developerId, mode: ctx.mode, reference: `BATCH_${randomBytes(10).toString('hex')}`, total: items.length, createdAt: now, completedAt: null },
+        { developerId: ctx.developerId, mode: ctx.mode, reference: `BATCH_${randomHex(10)}`, total: items.length, createdAt: now, completedAt: null },
         items,
         now,
       );

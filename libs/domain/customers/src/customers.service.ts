@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { eventWithFanOutCtes, EventsService } from '@gateway/domain/webhooks';
 import type { CustomerResponse } from '@gateway/contracts';
-import { allPages, Clock, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE, shiftParameters } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { allPages, Clock, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, shiftParameters } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { CustomerEntity } from './customer.entity';
 import { toCustomerResponse } from './customer.mapper';
@@ -104,7 +103,7 @@ export class CustomersService {
   /** A new customer's row: a fresh public reference, the e-mail trimmed. */
   private newRow(input: NewCustomer): NewCustomerRow {
     return {
-      reference: `CUS_${randomBytes(8).toString('hex')}`,
+      reference: `CUS_${randomHex(8)}`,
       email: input.email.trim(),
       name: input.name ?? null,
       phone: input.phone ?? null,

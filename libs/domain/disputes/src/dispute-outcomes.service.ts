@@ -5,8 +5,8 @@ import { PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import type { ProviderDispute } from '@gateway/provider';
-import { Amount, Clock, type DeveloperContext, DomainError, inTransaction } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { Amount, Clock, type DeveloperContext, DomainError, inTransaction, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DisputeEntity } from './dispute.entity';
 import { toDisputeResponse } from './dispute.mapper';
@@ -97,7 +97,7 @@ export class DisputeOutcomesService {
           id: randomUUID(),
           developerId: payment.developerId,
           mode,
-          reference: `DSP_${randomBytes(10).toString('hex')}`,
+          reference: `DSP_${randomHex(10)}`,
           paymentId: payment.id,
           paymentReference: payment.reference,
           amount,

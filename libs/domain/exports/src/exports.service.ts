@@ -3,8 +3,8 @@ import type { ExportType } from '@gateway/contracts';
 import { DevelopersService } from '@gateway/domain/developers';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
-import { APP_CONFIG, type AppConfig, type DeveloperContext, DomainError, enqueueJob, inTransaction, type Page, type PageRequest } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, type DeveloperContext, DomainError, enqueueJob, inTransaction, type Page, type PageRequest, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { ExportEntity, ExportFilters } from './export.entity';
@@ -69,7 +69,7 @@ export class ExportsService {
       id: randomUUID(),
       developerId: ctx.developerId,
       mode: ctx.mode,
-      reference: `exp_${randomBytes(10).toString('hex')}`,
+      reference: `exp_${randomHex(10)}`,
       type: input.type,
       filters,
       status: 'queued',

@@ -4,7 +4,7 @@ import { CustomersService } from '@gateway/domain/customers';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider } from '@gateway/provider';
-import { allPages, APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, Amount, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, Amount, APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dueDateProblem, utcDate } from './invoice-dates';
@@ -52,7 +52,7 @@ export class InvoicesService {
       id: randomUUID(),
       developerId: ctx.developerId,
       mode: ctx.mode,
-      reference: `INV_${randomBytes(10).toString('hex')}`,
+      reference: `INV_${randomHex(10)}`,
       customerId: customer.id,
       customerReference: customer.reference,
       currency,

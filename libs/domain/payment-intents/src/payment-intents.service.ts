@@ -4,8 +4,7 @@ import { CustomersService } from '@gateway/domain/customers';
 import { isProviderRefusal, parseRequestCurrency, PaymentsService, type SavedCard, SavedCardsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, targetOf } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, assertTransition, canMove, Clock, type DeveloperContext, DomainError, inTransaction, parseRequestAmount, randomHex, targetOf } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PaymentIntentEntity } from './payment-intent.entity';
 import { HOLD_DAYS, PaymentIntentAuthorizationService } from './payment-intent-authorization.service';
@@ -91,7 +90,7 @@ export class PaymentIntentsService {
     const inserted = await this.repository.insert({
       developerId: ctx.developerId,
       mode: ctx.mode,
-      reference: `PI-${randomBytes(10).toString('hex')}`,
+      reference: `PI-${randomHex(10)}`,
       status: 'holding',
       captureMethod: 'manual',
       amount,

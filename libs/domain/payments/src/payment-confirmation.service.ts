@@ -5,8 +5,7 @@ import { DevelopersService } from '@gateway/domain/developers';
 import { EventsService } from '@gateway/domain/webhooks';
 import { LedgerService, type Posting, paymentSuccessLines } from '@gateway/domain/ledger';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inOneStatement, inTransaction } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inOneStatement, inTransaction, randomHex } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { breakDownPayment } from './payment-breakdown';
 import { defaultPlatformFee } from './payment-config';
@@ -223,7 +222,7 @@ export class PaymentConfirmationService {
     return {
       developerId: ctx.developerId,
       mode: ctx.mode,
-      code: `AUTH_${randomBytes(10).toString('hex')}`,
+      code: `AUTH_${randomHex(10)}`,
       customerId: payment.customerId,
       email: payment.email,
       providerAuthorizationCode: card.code,

@@ -21,10 +21,10 @@ import {
   InvalidShareError,
   isCurrency,
   type Page,
+  randomHex,
   READ_THROUGH_PAGE_SIZE,
   parseShares,
 } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { amountLimits } from './payment-config';
 import { type PaymentView, toPaymentResponse } from './payment.mapper';
@@ -179,7 +179,7 @@ export class PaymentsService {
       developerId: ctx.developerId,
       mode: ctx.mode,
       // Also the provider's transaction reference: Paystack allows only alphanumerics and - . = there.
-      reference: `PAY-${randomBytes(10).toString('hex')}`,
+      reference: `PAY-${randomHex(10)}`,
       status: chargeAt ? 'scheduled' : 'pending',
       email: input.email.trim(),
       amount,

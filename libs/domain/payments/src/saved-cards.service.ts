@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ProviderAuthorization } from '@gateway/provider';
-import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { Clock, type DeveloperContext, DomainError, randomHex } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { PaymentAuthorizationEntity } from './payment-authorization.entity';
 import { PaymentsRepository } from './payments.repository';
@@ -46,7 +45,7 @@ export class SavedCardsService {
     return this.repository.saveAuthorization(manager, {
       developerId: ctx.developerId,
       mode: ctx.mode,
-      code: `AUTH_${randomBytes(10).toString('hex')}`,
+      code: `AUTH_${randomHex(10)}`,
       customerId: owner.customerId,
       email: owner.email,
       providerAuthorizationCode: card.code,

@@ -6,8 +6,8 @@ import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { isProviderRefusal, PaymentRefundBalanceService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderRefund, type ProviderRefundNotice } from '@gateway/provider';
-import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, InvalidAmountError, type Page, randomHex, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { RefundEntity } from './refund.entity';
 import { toRefundResponse } from './refund.mapper';
@@ -182,7 +182,7 @@ export class RefundsService {
         id: randomUUID(),
         developerId: ctx.developerId,
         mode: ctx.mode,
-        reference: `RFD_${randomBytes(10).toString('hex')}`,
+        reference: `RFD_${randomHex(10)}`,
         paymentId: reservation.paymentId,
         paymentReference: reservation.paymentReference,
         amount: reservation.amount,

@@ -17,9 +17,10 @@ import {
   DomainError,
   inTransaction,
   type Page,
+  randomHex,
   READ_THROUGH_PAGE_SIZE,
 } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SettlementDecisionEntity } from './settlement-decision.entity';
 import type { SettlementEntity } from './settlement.entity';
@@ -132,7 +133,7 @@ export class SettlementsService {
         id: randomUUID(),
         developerId: developer.id,
         mode: 'live',
-        reference: `${SETTLEMENT_REFERENCE_PREFIX}${randomBytes(12).toString('hex')}`,
+        reference: `${SETTLEMENT_REFERENCE_PREFIX}${randomHex(12)}`,
         amount,
         currency,
         status: autoApproved ? 'approved' : 'pending_approval',

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PlanInterval } from '@gateway/contracts';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
-import { APP_CONFIG, type AppConfig, checkAmount, Clock, type DeveloperContext, DomainError, type Page } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, checkAmount, Clock, type DeveloperContext, DomainError, type Page, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { PlanEntity } from './plan.entity';
 import { type PlanListFilter, PlansRepository } from './plans.repository';
@@ -49,7 +49,7 @@ export class PlansService {
       id: randomUUID(),
       developerId: ctx.developerId,
       mode: ctx.mode,
-      publicId: `PLN_${randomBytes(10).toString('hex')}`,
+      publicId: `PLN_${randomHex(10)}`,
       name: input.name.trim(),
       amount: check.amount,
       currency,

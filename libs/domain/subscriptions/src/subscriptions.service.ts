@@ -4,8 +4,8 @@ import { type SavedCard, SavedCardsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider } from '@gateway/provider';
-import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { firstPeriodStartingAtOrAfter, periodBounds, periodStart } from './billing-calendar';
 import { PlansService } from './plans.service';
@@ -69,7 +69,7 @@ export class SubscriptionsService {
       id: randomUUID(),
       developerId: ctx.developerId,
       mode: ctx.mode,
-      publicId: `SUB_${randomBytes(10).toString('hex')}`,
+      publicId: `SUB_${randomHex(10)}`,
       planId: plan.id,
       planPublicId: plan.publicId,
       customerId: customer.id,

@@ -4,8 +4,7 @@ import { LedgerService } from '@gateway/domain/ledger';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, ProviderRejectedError } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, enqueueJob, inTransaction } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, enqueueJob, inTransaction, randomHex } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { TransferBatchEntity, TransferBatchItemPayload } from './transfer-batch.entities';
 import { toTransferBatchResponse, type TransferBatchView } from './transfer-batch.mapper';
@@ -93,7 +92,7 @@ export class TransferBatchesService {
       const now = this.clock.now();
       const stored = await this.repository.insert(
         manager,
-        { developerId: ctx.developerId, mode: ctx.mode, reference: `tbatch_${randomBytes(10).toString('hex')}`, currency, total: input.items.length, totalAmount: total, createdAt: now },
+        { developerId: ctx.developerId, mode: ctx.mode, reference: `tbatch_${randomHex(10)}`, currency, total: input.items.length, totalAmount: total, createdAt: now },
         input.items.map((item, index) => ({ payload: toPayload(item), amount: amounts[index].toString() })),
         now,
       );

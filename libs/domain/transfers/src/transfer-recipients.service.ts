@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { FieldErrors } from '@gateway/contracts';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderBank } from '@gateway/provider';
-import { Clock, type Currency, type DeveloperContext, DomainError, type Page } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { Clock, type Currency, type DeveloperContext, DomainError, type Page, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import type { TransferRecipientEntity } from './transfer-recipient.entity';
 import { type RecipientListFilter, TransferRecipientsRepository } from './transfer-recipients.repository';
 
@@ -54,7 +54,7 @@ export class TransferRecipientsService {
       id: randomUUID(),
       developerId: ctx.developerId,
       mode: ctx.mode,
-      recipientCode: `RCP_${randomBytes(10).toString('hex')}`,
+      recipientCode: `RCP_${randomHex(10)}`,
       accountName: resolved.accountName,
       accountNumber: input.accountNumber,
       bankCode: input.bankCode,

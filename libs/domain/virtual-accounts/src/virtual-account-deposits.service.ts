@@ -5,8 +5,8 @@ import { LedgerService, virtualAccountDepositLines } from '@gateway/domain/ledge
 import { breakDownPayment, defaultPlatformFee } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
 import { toVirtualAccountDepositResponse } from './virtual-account.mapper';
@@ -82,7 +82,7 @@ export class VirtualAccountDepositsService {
       const deposit: VirtualAccountDepositEntity = {
         id: randomUUID(),
         mode,
-        reference: `vad_${randomBytes(12).toString('hex')}`,
+        reference: `vad_${randomHex(12)}`,
         developerId: null,
         virtualAccountId: null,
         accountNumber,

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CustomersService, type Customer } from '@gateway/domain/customers';
 import { amountLimits } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, type Page } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, type Page, randomHex } from '@gateway/platform';
+import { randomUUID } from 'node:crypto';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
 import { VirtualAccountDepositsService } from './virtual-account-deposits.service';
 import { accountConflict, type PageQuery, type VirtualAccountListFilter, VirtualAccountsRepository } from './virtual-accounts.repository';
@@ -57,7 +57,7 @@ export class VirtualAccountsService {
         id: randomUUID(),
         developerId: ctx.developerId,
         mode: ctx.mode,
-        publicId: `va_${randomBytes(12).toString('hex')}`,
+        publicId: `va_${randomHex(12)}`,
         customerId: customer.id,
         customerReference: customer.reference,
         accountNumber: opened.accountNumber,

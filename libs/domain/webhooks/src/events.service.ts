@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type EventDataMap, isEventName, type EventName } from '@gateway/contracts';
-import { Clock, type DeveloperContext, DomainError } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { Clock, type DeveloperContext, DomainError, randomHex } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { EventEntity } from './event.entity';
 import { EventsRepository, fanOutParameters } from './events.repository';
 
 export function newEventId(): string {
-  return `evt_${randomBytes(12).toString('hex')}`;
+  return `evt_${randomHex(12)}`;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction } from '@gateway/platform';
-import { randomBytes } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction, randomHex } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { CallBatcher } from './call-batcher';
 import { EventsRepository } from './events.repository';
@@ -173,7 +172,7 @@ export class WebhookDispatcher {
           endedDeliveryFailed: effects.endedDeliveryFailed,
         });
         return {
-          reference: `whl_${randomBytes(12).toString('hex')}`,
+          reference: `whl_${randomHex(12)}`,
           deliveryId: delivery.id,
           developerId: endpoint.developerId,
           mode: endpoint.mode,

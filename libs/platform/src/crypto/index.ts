@@ -1,2 +1,3 @@
 export * from './hashing';
 export * from './encryption';
+export * from './random-hex';
