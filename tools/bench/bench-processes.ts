@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -20,6 +20,30 @@ const CLOCK_TICKS_PER_SECOND = 100;
 export function cpuMs(child: ChildProcess): number {
   const fields = readFileSync(`/proc/${child.pid as number}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * What the whole machine has spent so far, in milliseconds of CPU summed over its cores: `busy`
+ * (user, nice, system, irq, softirq, steal — every process and the kernel) and, of it, PostgreSQL's
+ * (every process named `postgres` alive now: the server, its background workers and backends; a
+ * backend that exits takes its time with it, so read it across a window the pool's connections
+ * outlive). Linux only (`/proc`).
+ */
+export function machineCpuMs(): { busy: number; postgres: number } {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  let postgres = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      postgres += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return { busy: ms(user + nice + system + irq + softirq + steal), postgres: ms(postgres) };
 }
 
 /** The most resident memory the process has held since it started (VmHWM), in MiB. */
@@ -100,7 +124,11 @@ export async function startScheduler(env: Record<string, string>, nodeOptions: s
   for (;;) {
     if (child.exitCode !== null) throw new Error(`scheduler exited: ${output}`);
     if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`scheduler did not start: ${output}`);
+    if (Date.now() > deadline) {
+      // The caller never gets this child to stop: do not leave it running.
+      child.kill('SIGKILL');
+      throw new Error(`scheduler did not start: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   // Health answers once Nest is listening; the worker has connected by then (bootstrap hook).

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
-import { cpuMs, freePort, measureRotating, type MeasuredRun, peakRssMiB, ROOT, rssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
+import { cpuMs, freePort, machineCpuMs, measureRotating, type MeasuredRun, peakRssMiB, ROOT, rssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
 import { benchGatewayEnv } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
@@ -135,12 +135,24 @@ async function main(): Promise<void> {
     log(`${SETTINGS.clients} clients: ${SETTINGS.warmUpSeconds} s warm-up, then ${SETTINGS.seconds} s measured…`);
     const measureFrom = Date.now() + SETTINGS.warmUpSeconds * 1000;
     const stopAt = measureFrom + SETTINGS.seconds * 1000;
-    let cpuAtStart = { api: 0, sim: 0, scheduler: 0 };
-    const startCpu = setTimeout(() => (cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child) }), measureFrom - Date.now());
+    let cpuAtStart = { api: 0, sim: 0, scheduler: 0, machine: machineCpuMs(), bench: process.cpuUsage() };
+    const startCpu = setTimeout(
+      () => (cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child), machine: machineCpuMs(), bench: process.cpuUsage() }),
+      measureFrom - Date.now(),
+    );
     const results = await runFlows(client, apiUrl, merchants, measureFrom, stopAt);
     clearTimeout(startCpu);
     const apiCpu = cpuMs(api.child) - cpuAtStart.api;
     const simCpu = cpuMs(sim.child) - cpuAtStart.sim;
+    // The same window for every process on the machine (the scheduler's figure runs on until its deliveries are done).
+    const machineNow = machineCpuMs();
+    const benchUsage = process.cpuUsage(cpuAtStart.bench);
+    const machine = {
+      busy: machineNow.busy - cpuAtStart.machine.busy,
+      postgres: machineNow.postgres - cpuAtStart.machine.postgres,
+      bench: (benchUsage.user + benchUsage.system) / 1000,
+      schedulerInWindow: cpuMs(scheduler.child) - cpuAtStart.scheduler,
+    };
     log('waiting for the scheduler to deliver every webhook…');
     const deliveries = await drainDeliveries(db);
     const schedulerCpu = cpuMs(scheduler.child) - cpuAtStart.scheduler;
@@ -154,7 +166,7 @@ async function main(): Promise<void> {
     // A baseline that fails (its SQL or server out of step with the schema) is reported as such; the flow's figures still stand.
     const bare = await runBareBaselines(children, databaseUrl, merchants, barePayments).catch((error: Error) => [{ label: 'bare initialize and verify', failed: error.message }]);
 
-    report({ results, apiCpu, simCpu, schedulerCpu, memory, deliveries, bare, ledger, loadBefore, loadAfter: loadavg() });
+    report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, bare, ledger, loadBefore, loadAfter: loadavg() });
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
@@ -358,6 +370,8 @@ interface Report {
   apiCpu: number;
   simCpu: number;
   schedulerCpu: number;
+  /** CPU over the measured window of the flows: the machine's busy time, PostgreSQL's, this process's (the clients and the webhook receiver), the scheduler's. */
+  machine: { busy: number; postgres: number; bench: number; schedulerInWindow: number };
   memory: { apiReady: number; api: number; sim: number; scheduler: number };
   deliveries: { delivered: number; pending: number };
   bare: Array<MeasuredRun | { label: string; failed: string }>;
@@ -386,6 +400,13 @@ function report(r: Report): void {
   console.log(`| API CPU per flow (ms; 3 requests + the provider's callback) | ${perFlow(r.apiCpu)} |`);
   console.log(`| simulator CPU per flow (ms; page, pay, and the API's initialize and verify calls) | ${perFlow(r.simCpu)} |`);
   console.log(`| scheduler CPU per flow (ms; its webhook deliveries and scans) | ${perFlow(r.schedulerCpu)} |`);
+  const m = r.machine;
+  const other = m.busy - r.apiCpu - r.simCpu - m.schedulerInWindow - m.postgres - m.bench;
+  console.log(
+    `| whole machine's CPU per flow over the measured window (ms; all ${cpus().length} cores) | ${perFlow(m.busy)}: API ${perFlow(r.apiCpu)}, PostgreSQL ${perFlow(m.postgres)}, ` +
+      `simulator ${perFlow(r.simCpu)}, scheduler ${perFlow(m.schedulerInWindow)}, clients and receiver ${perFlow(m.bench)}, the rest ${perFlow(other)} |`,
+  );
+  console.log(`| flows/s the machine could serve at that CPU per flow (${cpus().length} cores × 1,000 ms ÷ it) | ${((cpus().length * 1000) / Math.max(0.001, m.busy / flows)).toFixed(0)} |`);
   console.log(`| webhooks delivered / still pending after the run | ${r.deliveries.delivered} / ${r.deliveries.pending} |`);
   console.log(`| peak RSS (VmHWM), MiB: API / simulator / scheduler | ${r.memory.api.toFixed(0)} / ${r.memory.sim.toFixed(0)} / ${r.memory.scheduler.toFixed(0)} |`);
   console.log(`| API RSS when ready, before the load, MiB | ${r.memory.apiReady.toFixed(0)} |`);
