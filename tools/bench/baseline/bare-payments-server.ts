@@ -20,8 +20,6 @@ const PLATFORM_FEE_MINOR = 1000n; // the gateway's default NGN platform fee, 10.
 const SLOT_COUNT = 16;
 /** The analytics totals' rows per day (analytics-slot.ts). */
 const ANALYTICS_SLOTS = 8;
-/** No dispatcher listens in the bare run: the fan-out's NOTIFY channel only has to be a name. */
-const DELIVERIES_DUE = 'bare_deliveries_due';
 const prepared = Object.fromEntries(
   [['get', GET_PAYMENT_SQL], ['read', VERIFY_READ_SQL], ...Object.entries(INITIALIZE_SQL)].map(([name, sql]) => [name, { name: `bare.${name}`, ...positional(sql) }]),
 ) as Record<'get' | 'read' | keyof typeof INITIALIZE_SQL, { name: string; text: string; names: string[] }>;
@@ -88,7 +86,7 @@ async function initialize(pool: Pool, tenant: { developer_id: string; mode: stri
   const [inserted] = await runGateway(pool, INSERT_WITH_CUSTOMER, [
     // The customer (found, or created with its customer.created event): customers.repository.ts, events.repository.ts.
     ...[tenant.developer_id, tenant.mode, values.customer_reference, values.email, null, null, '{}', now],
-    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'customer.created', DELIVERIES_DUE, JSON.stringify(customerCreated), null],
+    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'customer.created', JSON.stringify(customerCreated), null],
     // The payment: payment-insert.statement.ts.
     ...[tenant.developer_id, tenant.mode, values.reference, 'pending', values.email, values.amount, values.currency, values.callback_url, '{}', '[]'],
     ...[null, null, values.request_hash, null, null, now],
@@ -119,7 +117,7 @@ async function credit(pool: Pool, payment: Row, tenant: { developer_id: string; 
     ['Payment received', 'Payment received', 'Platform fee', 'Platform fee', 'Provider fee', 'Provider fee'],
     ...[null, randomInt(SLOT_COUNT), SLOT_COUNT, decimal(net), '0', '0'],
     // The payment.success event and its fan-out: events.repository.ts.
-    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'payment.success', DELIVERIES_DUE, JSON.stringify(eventData), null],
+    ...[`evt_${randomBytes(12).toString('hex')}`, now, tenant.developer_id, tenant.mode, 'payment.success', JSON.stringify(eventData), null],
     // The day's analytics totals: analytics.repository.ts.
     ...[[tenant.developer_id], [tenant.mode], [payment.currency], [now.toISOString().slice(0, 10)], [Number.parseInt((payment.id as string).slice(-2), 16) % ANALYTICS_SLOTS]],
     ...[[1], [0], [0], [decimal(amount)], [fee], [provider], ['0'], [0]],

@@ -71,6 +71,11 @@ export class CustomersService {
     return [...findOrInsertParameters(ctx, row), ...event];
   }
 
+  /** The statement holding findOrCreateByEmailInStatement's parameters has returned: its `fan_out` (the event's deliveries made). */
+  afterStatement(fanOut: number | string | null): void {
+    this.events.afterStatement(fanOut);
+  }
+
   /** @throws customer_not_found (also for another developer's or the other mode's customer) */
   async get(ctx: DeveloperContext, reference: string): Promise<CustomerEntity> {
     const customer = await this.customers.findByReference(ctx, reference);

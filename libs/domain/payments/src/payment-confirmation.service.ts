@@ -189,7 +189,10 @@ export class PaymentConfirmationService {
     const statement = { paymentId: payment.id, developerId: ctx.developerId, mode: ctx.mode, from: [...SETTLE_FROM], card, changes };
     for (let attempt = 1; attempt <= ONE_STATEMENT_ATTEMPTS; attempt++) {
       const result = await inOneStatement(() => succeedInOneStatement(this.repository.manager, statement, parts), 'payments.record-success');
-      if (result.settled) return result.settled;
+      if (result.settled) {
+        this.events.afterStatement(result.fanOut);
+        return result.settled;
+      }
       if (!result.walletExists) {
         await this.ledger.ensureWallet(ctx, payment.currency); // the merchant's first credit in this currency
         continue;

@@ -36,9 +36,9 @@ export async function insertWithCustomer(
   manager: EntityManager,
   customer: unknown[],
   row: Omit<NewPayment, 'customerId' | 'customerReference'>,
-): Promise<{ payment: PaymentEntity | null; customerSeen: boolean }> {
+): Promise<{ payment: PaymentEntity | null; customerSeen: boolean; fanOut: string }> {
   if (customer.length !== CUSTOMER_PARAMETERS) throw new Error(`the customer part takes ${CUSTOMER_PARAMETERS} parameters, not ${customer.length}`);
-  const { rows } = await runStatement<PaymentRow & { customer_seen: boolean }>(manager, INSERT_WITH_CUSTOMER, [...customer, ...newPaymentValues(row)]);
+  const { rows } = await runStatement<PaymentRow & { customer_seen: boolean; fan_out: string }>(manager, INSERT_WITH_CUSTOMER, [...customer, ...newPaymentValues(row)]);
   const found = rows[0];
-  return { payment: found.id === null ? null : paymentFromRow(found), customerSeen: found.customer_seen };
+  return { payment: found.id === null ? null : paymentFromRow(found), customerSeen: found.customer_seen, fanOut: found.fan_out };
 }

@@ -87,7 +87,7 @@ export interface OneStatementSuccess {
 
 /** Why nothing moved, when nothing did. */
 export type OneStatementOutcome =
-  | { settled: PaymentView }
+  | { settled: PaymentView; fanOut: string }
   | { settled: null; walletExists: boolean; cardSeen: boolean; statusSeen: PaymentStatus | null };
 
 /**
@@ -115,14 +115,14 @@ export async function succeedInOneStatement(
   expectCount('event', parts.event, EVENT_PARAMETERS);
   expectCount('analytics', parts.analytics, ANALYTICS_PARAMETERS);
   expectCount('payment', own, PAYMENT_PARAMETERS);
-  const { rows } = await runStatement<PaymentRow & { a_id: string | null; wallet_exists: boolean; status_seen: PaymentStatus | null }>(manager, SUCCEED_IN_ONE_STATEMENT, [
+  const { rows } = await runStatement<PaymentRow & { a_id: string | null; wallet_exists: boolean; fan_out: string; status_seen: PaymentStatus | null }>(manager, SUCCEED_IN_ONE_STATEMENT, [
     ...parts.ledger,
     ...parts.event,
     ...parts.analytics,
     ...own,
   ]);
   const row = rows[0];
-  if (row.id !== null) return { settled: viewFromRow(row) };
+  if (row.id !== null) return { settled: viewFromRow(row), fanOut: row.fan_out };
   return { settled: null, walletExists: row.wallet_exists, cardSeen: row.a_id !== null, statusSeen: row.status_seen };
 }
 

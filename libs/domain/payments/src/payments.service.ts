@@ -220,6 +220,7 @@ export class PaymentsService {
     for (let attempt = 1; attempt <= CUSTOMER_ATTEMPTS; attempt++) {
       const customer = this.customers.findOrCreateByEmailInStatement(ctx, email);
       const result = await inOneStatement(() => insertWithCustomer(this.repository.manager, customer, row));
+      this.customers.afterStatement(result.fanOut);
       // Customer not seen: inserted by a concurrent request after the statement's snapshot; the next run sees it.
       if (result.payment || result.customerSeen) return result.payment;
     }

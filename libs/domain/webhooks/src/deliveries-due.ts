@@ -1,7 +1,8 @@
 /**
- * The channel the scheduler's dispatcher LISTENs on: a transaction that makes deliveries due at
- * once (an event's fan-out, a replay) NOTIFYs it, so the first attempt starts within milliseconds
- * of the commit. One notification per transaction (same channel and payload are merged), and none
- * when no delivery was made. Retries fall due later and are found by the dispatcher's poll.
+ * The channel the scheduler's dispatcher LISTENs on: once a transaction that made deliveries due at
+ * once (an event's fan-out, a replay) has committed, its process NOTIFYs it (DispatcherWake,
+ * coalesced, outside that transaction), so the first attempt starts within milliseconds of the
+ * commit; none when no delivery was made. Retries fall due later and are found by the dispatcher's
+ * poll, as is a delivery whose wake was lost.
  */
 export const DELIVERIES_DUE_CHANNEL = 'webhook_deliveries_due';

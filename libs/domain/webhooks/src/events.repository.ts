@@ -1,33 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { currentRequestId, type DeveloperContext, preparedStatement, runStatement } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import type { EventEntity } from './event.entity';
-import { FAN_OUT_TO_SUBSCRIBERS, fanOutDeliveriesCte, WAKE_DISPATCHERS } from './webhook-deliveries.repository';
+import { DELIVERIES_MADE, FAN_OUT_TO_SUBSCRIBERS, fanOutDeliveriesCte } from './webhook-deliveries.repository';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
 // request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
 const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`;
-/** The event and its fan-out to subscribed endpoints (and the dispatcher's wake-up), in one round trip (the emitting transaction's hot path). */
+/** The event and its fan-out to subscribed endpoints in one round trip (the emitting transaction's hot path): a row when it made a delivery. */
 const INSERT_WITH_FAN_OUT = preparedStatement(
   'events.insert-with-fan-out',
   `WITH event AS (
-    INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $3, $4, $5, $7::jsonb, $2, $8)),
+    INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $3, $4, $5, $6::jsonb, $2, $7)),
   ${FAN_OUT_TO_SUBSCRIBERS}`,
 );
 /**
  * The event and its fan-out as CTEs of a caller's one-statement state change (a payment's success):
  * written only when the caller's CTE `gate` returned a row, the deliveries only for the event
- * written; `data` makes the event's data from its parameter (default: as is). Parameters $1–$8 as
- * INSERT_WITH_FAN_OUT's (EventsService.emitInStatement). The fan-out's closing SELECT becomes the
- * CTE `event_fan_out`, which the caller's query must read (a SELECT in WITH runs only when read).
+ * written; `data` makes the event's data from its parameter (default: as is). Parameters $1–$7 as
+ * INSERT_WITH_FAN_OUT's (EventsService.emitInStatement). The CTE `event_fan_out` has a row when a
+ * delivery was made: the caller's query returns its count (`fan_out`), and the caller hands it to
+ * EventsService.afterStatement once the statement has returned.
  */
 export function eventWithFanOutCtes(gate: string, data: (parameter: string) => string = (parameter) => parameter): string {
   return `event AS (
     INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id)
-    SELECT $1::text, $3::uuid, $4::text, $5::text, ${data('$7::jsonb')}, $2::timestamptz, $8::text WHERE EXISTS (SELECT 1 FROM ${gate})
+    SELECT $1::text, $3::uuid, $4::text, $5::text, ${data('$6::jsonb')}, $2::timestamptz, $7::text WHERE EXISTS (SELECT 1 FROM ${gate})
     RETURNING developer_id),
-  ${fanOutDeliveriesCte('(SELECT developer_id FROM event)')}, event_fan_out AS (${WAKE_DISPATCHERS})`;
+  ${fanOutDeliveriesCte('(SELECT developer_id FROM event)')}, event_fan_out AS (${DELIVERIES_MADE})`;
 }
 const FIND_SQL = `SELECT id, developer_id AS "developerId", mode, name, data, created_at AS "createdAt"
   FROM events WHERE id = $1 AND developer_id = $2 AND mode = $3`;
@@ -47,11 +47,12 @@ export class EventsRepository {
 
   /**
    * In the caller's transaction, the event and one pending delivery per subscribed
-   * endpoint: committed together with the change that caused them, or not at all; the
-   * scheduler is woken on commit (a NOTIFY) when there is one.
+   * endpoint: committed together with the change that caused them, or not at all. True when a
+   * delivery was made.
    */
-  async insertWithFanOut(m: EntityManager, event: EventEntity): Promise<void> {
-    await runStatement(m, INSERT_WITH_FAN_OUT, fanOutParameters(event));
+  async insertWithFanOut(m: EntityManager, event: EventEntity): Promise<boolean> {
+    const { rows } = await runStatement(m, INSERT_WITH_FAN_OUT, fanOutParameters(event));
+    return rows.length > 0;
   }
 
   /** An event of this developer and mode, or null. */
@@ -68,5 +69,5 @@ export class EventsRepository {
 
 /** The parameters of INSERT_WITH_FAN_OUT and of eventWithFanOutCtes. */
 export function fanOutParameters(event: EventEntity): unknown[] {
-  return [event.id, event.createdAt, event.developerId, event.mode, event.name, DELIVERIES_DUE_CHANNEL, JSON.stringify(event.data), currentRequestId()];
+  return [event.id, event.createdAt, event.developerId, event.mode, event.name, JSON.stringify(event.data), currentRequestId()];
 }

@@ -93,6 +93,39 @@ describe('EventsService (outbox)', () => {
     }
   });
 
+  it('wakes the dispatchers only once the change has committed, and after the last of many concurrent commits', async () => {
+    // The endpoint of the previous test is subscribed to payment.success: every emission below makes a delivery.
+    const dispatcher = new Client({ connectionString: (dataSource.options as PostgresConnectionOptions).url });
+    const seenAtWake: number[] = [];
+    const deliveries = async (db: Pick<Client, 'query'>) => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n as number;
+    await dispatcher.connect();
+    try {
+      // As the dispatcher does: on a wake, claim what is due. The deliveries of every commit before it must be visible.
+      dispatcher.on('notification', () => void deliveries(dispatcher).then((n) => seenAtWake.push(n)));
+      await dispatcher.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
+      const before = await deliveries(dispatcher);
+      // Held open after the event is written: no wake may come before the commit.
+      let commit: () => void = () => undefined;
+      const open = inTransaction(dataSource, async (m) => {
+        await events.emit(m, test, 'payment.success', payment('PAY_3', 1));
+        await new Promise<void>((resolve) => (commit = resolve));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seenAtWake).toEqual([]);
+      commit();
+      await open;
+      // Twenty commits at once: their wakes are coalesced, and one comes after the last of them.
+      await Promise.all(Array.from({ length: 20 }, (_, i) => inTransaction(dataSource, (m) => events.emit(m, test, 'payment.success', payment(`PAY_C${i}`, 1)))));
+      const deadline = Date.now() + 10_000;
+      while (!seenAtWake.includes(before + 21) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(seenAtWake[0]).toBeGreaterThanOrEqual(before + 1);
+      expect(seenAtWake).toContain(before + 21);
+      expect(seenAtWake.length).toBeLessThanOrEqual(21);
+    } finally {
+      await dispatcher.end();
+    }
+  });
+
   it('refuses a name outside the catalog', async () => {
     await expect(inTransaction(dataSource, (m) => events.emit(m, test, 'payment.exploded' as never, {} as never))).rejects.toMatchObject({ code: 'validation_error' });
   });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type EventDataMap, isEventName, type EventName } from '@gateway/contracts';
 import { Clock, type DeveloperContext, DomainError, randomHex } from '@gateway/platform';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DispatcherWake } from './dispatcher-wake';
 import type { EventEntity } from './event.entity';
 import { EventsRepository, fanOutParameters } from './events.repository';
 
@@ -15,15 +16,21 @@ export function newEventId(): string {
  */
 @Injectable()
 export class EventsService {
+  private readonly wake: DispatcherWake;
+
   constructor(
+    dataSource: DataSource,
     private readonly events: EventsRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.wake = DispatcherWake.for(dataSource);
+  }
 
   /**
    * Records the event in the caller's transaction (the outbox) and returns its stable id `evt_…`.
    * Fans out to the developer's subscribed endpoints of the same mode in that same transaction:
-   * a rolled-back transaction leaves neither the event nor a delivery.
+   * a rolled-back transaction leaves neither the event nor a delivery, and the dispatchers are woken
+   * once it commits.
    * `data` is the merchant-visible wire object (as the API returns it), never provider ids; its type
    * is the one the contract gives this event (EventDataMap), so what is sent is what is documented.
    * @throws validation_error for a name outside the catalog (a programming error)
@@ -32,17 +39,24 @@ export class EventsService {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
     const id = newEventId();
     const now = this.clock.now();
-    await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
+    const deliveriesMade = await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
+    if (deliveriesMade) this.wake.afterCommit(manager);
     return id;
   }
 
   /**
    * emit, for a caller that writes the event inside its own one statement (eventWithFanOutCtes,
-   * e.g. a payment's success): the statement's event parameters ($1–$8).
+   * e.g. a payment's success): the statement's event parameters ($1–$7). Once the statement has
+   * returned, the caller hands its `fan_out` to afterStatement.
    */
   emitInStatement<E extends EventName>(ctx: DeveloperContext, name: E, data: EventDataMap[E]): unknown[] {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
     return fanOutParameters({ id: newEventId(), developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: this.clock.now() });
+  }
+
+  /** A statement holding an event (emitInStatement) has committed; `fanOut`, its count of deliveries made, wakes the dispatchers. */
+  afterStatement(fanOut: number | string | null): void {
+    if (Number(fanOut) > 0) this.wake.now();
   }
 
   /** An event of this developer and mode, or null. */

@@ -3,7 +3,6 @@ import { TEST_EVENT_NAME } from '@gateway/contracts';
 import { type DeveloperContext, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from './delivery-status';
-import { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 import type { EventForDelivery } from './webhook-payload';
 import { WebhookDeliveryEntity, type WebhookEndpointEntity } from './webhook.entities';
 
@@ -50,12 +49,12 @@ export function fanOutDeliveriesCte(developer: string): string {
     RETURNING id)`;
 }
 
-/** A NOTIFY on $6 (DELIVERIES_DUE_CHANNEL) when `created` made a delivery, which wakes the dispatchers on commit. */
-export const WAKE_DISPATCHERS = `SELECT pg_notify($6, '') FROM (SELECT FROM created LIMIT 1) made`;
+/** One row when `created` made a delivery: the caller then wakes the dispatchers once it has committed (DispatcherWake). */
+export const DELIVERIES_MADE = `SELECT 1 AS made FROM created LIMIT 1`;
 
 /** The tail of the statement that writes an event (EventsRepository.insertWithFanOut), after its `WITH`: $3 the developer. */
 export const FAN_OUT_TO_SUBSCRIBERS = `${fanOutDeliveriesCte('$3')}
-  ${WAKE_DISPATCHERS}`;
+  ${DELIVERIES_MADE}`;
 
 /** The lease ends on a whole millisecond, so the Date read back compares equal to the stored value. */
 const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
@@ -238,18 +237,17 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Moves the locked failed deliveries back to `pending`, marked for one replayed attempt due at
-   * `at`, in the caller's transaction, and wakes the dispatchers on its commit (one NOTIFY).
+   * `at`, in the caller's transaction; true when any moved (the caller wakes the dispatchers on commit).
    */
-  async queueReplays(m: EntityManager, deliveryIds: string[], at: Date): Promise<void> {
-    if (deliveryIds.length === 0) return;
-    await m.query(
-      `WITH replayed AS (
-         UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, replay_requested_at = $3, completed_at = NULL
-          WHERE id = ANY ($1::uuid[]) AND status = ANY ($4::text[])
-         RETURNING id)
-       SELECT pg_notify($5, '') FROM (SELECT FROM replayed LIMIT 1) made`,
-      [deliveryIds, targetOf(DELIVERY_TRANSITIONS, 'replay'), at, fromStatesOf(DELIVERY_TRANSITIONS, 'replay'), DELIVERIES_DUE_CHANNEL],
-    );
+  async queueReplays(m: EntityManager, deliveryIds: string[], at: Date): Promise<boolean> {
+    if (deliveryIds.length === 0) return false;
+    const replayed = (await m.query(
+      `UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, replay_requested_at = $3, completed_at = NULL
+        WHERE id = ANY ($1::uuid[]) AND status = ANY ($4::text[])
+       RETURNING id`,
+      [deliveryIds, targetOf(DELIVERY_TRANSITIONS, 'replay'), at, fromStatesOf(DELIVERY_TRANSITIONS, 'replay')],
+    )) as unknown[];
+    return replayed.length > 0;
   }
 
   /** Applies the move if the delivery is in one of its starting statuses; true when it moved. */

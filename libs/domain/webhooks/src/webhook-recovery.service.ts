@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, validationError } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
+import { DispatcherWake } from './dispatcher-wake';
 import { EventsService } from './events.service';
 import { type ReplayCursor, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import type { WebhookEndpointView } from './webhook-endpoint-view';
@@ -129,11 +130,12 @@ export class WebhookRecoveryService {
         const rows = await this.deliveries.lockFailedForReplay(m, endpoint.id, { since, until: now }, after, REPLAY_BATCH);
         // Held until the batch commits: a disabling scan waits for it, and a replay stops at a disabled endpoint.
         if (!(await this.endpoints.lockEnabledShared(m, endpoint.id))) return null;
-        await this.deliveries.queueReplays(
+        const replayed = await this.deliveries.queueReplays(
           m,
           rows.map((row) => row.id),
           now,
         );
+        if (replayed) DispatcherWake.for(this.dataSource).afterCommit(m);
         return rows;
       });
       if (batch === null) {
