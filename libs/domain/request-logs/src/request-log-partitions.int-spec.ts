@@ -5,18 +5,20 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { type NewRequestLogEntry, toRequestLogRow } from './request-log-entry';
 import { anEntry } from './request-log-entry.fixture';
+import { dayPartition, weekPartition } from './request-log-partitions.repository';
 import { RequestLogPartitionsService } from './request-log-partitions.service';
 import { RequestLogWriter } from './request-log.writer';
 import { RequestLogsModule } from './request-logs.module';
 import { RequestLogsRepository } from './request-logs.repository';
 import { RequestLogsService } from './request-logs.service';
-import { dayAfter, utcDayOf } from './utc-day';
+import { dayAfter, type UtcDay, utcDayOf } from './utc-day';
 
 const DAY_MS = 86_400_000;
 const UPKEEP_LOCK_KEY = 7_264_002;
 
 /**
- * request_logs partitioned by UTC day (migration PartitionRequestLogs) and its upkeep. The file
+ * request_logs partitioned by time (migration PartitionRequestLogs: a partition per UTC day; the
+ * upkeep's: a partition per week) and its upkeep. The file
  * has a database of its own: the upkeep drops and creates partitions and deletes rows of every
  * account, which would pull rows from under the other test files.
  */
@@ -70,7 +72,10 @@ describe('request log partitions', () => {
     return rows.map((r) => r.name);
   }
 
-  const partitionOf = (day: string) => `request_logs_p${day.replace(/-/g, '')}`;
+  /** The migration's partition of one day. */
+  const partitionOf = (day: string) => dayPartition(day as UtcDay).name;
+  /** The upkeep's partition of the week (Monday to Sunday) holding the day. */
+  const weekOf = (day: string) => weekPartition(day as UtcDay).name;
   const at = (day: string, time = '12:00:00.000') => new Date(`${day}T${time}Z`);
 
   describe('writing and reading', () => {
@@ -113,9 +118,9 @@ describe('request log partitions', () => {
         anEntry({ developerId, createdAt: at(dayAfter(today, 50)) }),
         anEntry({ developerId, createdAt: new Date(Date.now() - 20 * DAY_MS) }),
       ]);
-      // The older one in a day partition of its own, outside the last day that lookups try first.
+      // The older one in a week partition of its own, outside the last day that lookups try first.
       await partitions.maintain(new Date(), 90);
-      expect(await partitionsOf([older])).toEqual({ [older.requestId]: partitionOf(utcDayOf(older.createdAt)) });
+      expect(await partitionsOf([older])).toEqual({ [older.requestId]: weekOf(utcDayOf(older.createdAt)) });
       for (const entry of [inDay, inDefault, older]) {
         expect((await logs.search({ developerId, requestId: entry.requestId, limit: 10 })).items.map((i) => i.request_id)).toEqual([entry.requestId]);
         expect((await logs.findByRequestId({ developerId, mode: 'test' }, entry.requestId))?.request_id).toBe(entry.requestId);
@@ -158,58 +163,83 @@ describe('request log partitions', () => {
   });
 
   describe('upkeep', () => {
-    // A "now" years ahead: the days it keeps and drops are apart from every row written above.
+    // A Monday years ahead: the weeks it keeps and drops are apart from every row written above.
     const NOW = new Date('2031-03-10T15:00:00Z');
     const RETENTION_DAYS = 90;
-    // NOW − 90 days is 2030-12-10T15:00Z: 2030-12-10 is the oldest day kept, whole.
+    // NOW − 90 days is 2030-12-10T15:00Z: 2030-12-10, a Tuesday, is the oldest day kept, whole; its
+    // week (from Monday 2030-12-09) also holds an expired day.
     const OLDEST_KEPT = '2030-12-10';
+    const later = (days: number) => new Date(NOW.getTime() + days * DAY_MS);
+    let oldestKept: NewRequestLogEntry;
 
-    it('creates the partitions of today and the 7 days ahead, moves in the default partition’s rows of kept days, deletes its expired ones, and drops every older day', async () => {
-      const migrationDays = (await childTables()).filter((t) => /^request_logs_p\d{8}$/.test(t));
-      const [expired, oldestKept, ahead] = await store([
+    it('creates the weeks of today and the 7 days ahead, moves in the default partition’s rows of kept days, purges the expired ones, and drops every older partition', async () => {
+      const older = (await childTables()).filter((t) => /^request_logs_[pw]\d{8}$/.test(t));
+      // The rows the tests above left in the default partition (days around today, long before 2030).
+      const { rows: expiring } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ONLY request_logs_default`);
+      let expired: NewRequestLogEntry, ahead: NewRequestLogEntry;
+      [expired, oldestKept, ahead] = await store([
         anEntry({ createdAt: at('2030-12-09', '23:59:59.999') }),
         anEntry({ createdAt: at(OLDEST_KEPT, '00:00:00.000') }),
         anEntry({ createdAt: at('2031-04-20') }),
       ]);
       expect(Object.values(await partitionsOf([expired, oldestKept, ahead]))).toEqual(['request_logs_default', 'request_logs_default', 'request_logs_default']);
-      // With the rows the tests above left in the default partition (days around today, long before 2030).
-      const { rows: expiring } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ONLY request_logs_default WHERE created_at < '${OLDEST_KEPT}T00:00:00Z'`);
 
       const result = await partitions.maintain(NOW, RETENTION_DAYS);
 
       expect(result.failures).toEqual([]);
-      const week = Array.from({ length: 8 }, (_, i) => dayAfter('2031-03-10', i));
-      expect(result.created).toEqual(expect.arrayContaining([OLDEST_KEPT, ...week, '2031-04-20']));
-      expect(result.movedFromDefault).toBe(2);
+      // 2031-03-10 to 03-17: this week and the next; then the weeks of the kept rows found in the default partition.
+      expect(result.created).toEqual(['request_logs_w20301209', 'request_logs_w20310310', 'request_logs_w20310317', 'request_logs_w20310414']);
+      // The expired row came along with its week, and was then deleted from it.
+      expect(result.movedFromDefault).toBe(3);
+      expect(result.deletedFromPartitions).toBe(1);
       expect(result.deletedFromDefault).toBe(expiring[0].n);
       expect(expiring[0].n).toBeGreaterThanOrEqual(1);
-      // Every partition the migration made (around today) is older than 2031's retention window.
-      expect(result.dropped.map(partitionOf).sort()).toEqual(migrationDays.sort());
+      // Every partition made before (the migration's days around today, the weeks of the tests above) is older than 2031's retention window.
+      expect([...result.dropped].sort()).toEqual(older.sort());
       expect(await partitionsOf([expired, oldestKept, ahead])).toEqual({
-        [oldestKept.requestId]: partitionOf(OLDEST_KEPT),
-        [ahead.requestId]: partitionOf('2031-04-20'),
+        [oldestKept.requestId]: 'request_logs_w20301209',
+        [ahead.requestId]: weekOf('2031-04-20'),
       });
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM ONLY request_logs_default');
       expect(rows[0].n).toBe(0);
     });
 
     it('changes nothing when run again', async () => {
-      expect(await partitions.maintain(NOW, RETENTION_DAYS)).toEqual({ ran: true, created: [], dropped: [], movedFromDefault: 0, deletedFromDefault: 0, failures: [] });
+      expect(await partitions.maintain(NOW, RETENTION_DAYS)).toEqual({
+        ran: true,
+        created: [],
+        dropped: [],
+        movedFromDefault: 0,
+        deletedFromPartitions: 0,
+        deletedFromDefault: 0,
+        failures: [],
+      });
     });
 
-    it('drops a day once all of it is older than the retention, with its rows, and keeps the next', async () => {
+    it('deletes the rows of each day of the oldest week once the whole day has expired, and drops the week once all its days have', async () => {
       const [next] = await store([anEntry({ createdAt: at('2030-12-11', '08:00:00.000') })]);
-      expect(await partitionsOf([next])).toEqual({ [next.requestId]: 'request_logs_default' });
-      expect((await partitions.maintain(NOW, RETENTION_DAYS)).created).toEqual(['2030-12-11']);
+      expect(await partitionsOf([next])).toEqual({ [next.requestId]: 'request_logs_w20301209' });
 
       // Still within the last kept day's hours: nothing goes.
-      expect((await partitions.maintain(new Date('2031-03-10T23:59:59Z'), RETENTION_DAYS)).dropped).toEqual([]);
-      const dayLater = await partitions.maintain(new Date(NOW.getTime() + DAY_MS), RETENTION_DAYS);
-      expect(dayLater.dropped).toEqual([OLDEST_KEPT]);
-      expect(dayLater.created).toEqual(['2031-03-18']);
-      const tables = await childTables();
-      expect(tables).not.toContain(partitionOf(OLDEST_KEPT));
-      expect(await partitionsOf([next])).toEqual({ [next.requestId]: partitionOf('2030-12-11') });
+      expect(await partitions.maintain(new Date('2031-03-10T23:59:59Z'), RETENTION_DAYS)).toMatchObject({ dropped: [], deletedFromPartitions: 0 });
+      const dayLater = await partitions.maintain(later(1), RETENTION_DAYS);
+      expect(dayLater).toMatchObject({ created: [], dropped: [], deletedFromPartitions: 1, failures: [] });
+      expect(await partitionsOf([oldestKept, next])).toEqual({ [next.requestId]: 'request_logs_w20301209' });
+
+      // 2031-03-16: 2030-12-15, the week's Sunday, has expired too.
+      const weekLater = await partitions.maintain(later(6), RETENTION_DAYS);
+      expect(weekLater).toMatchObject({ created: [], dropped: ['request_logs_w20301209'], deletedFromPartitions: 0, failures: [] });
+      expect(await childTables()).not.toContain('request_logs_w20301209');
+      expect(await partitionsOf([next])).toEqual({});
+    });
+
+    it('makes a day’s partition instead of its week’s when another partition already covers part of that week', async () => {
+      // The migration's layout: days. Here a day in the week of 2031-05-05 has one of its own.
+      await db.query(`CREATE TABLE request_logs_p20310507 PARTITION OF request_logs FOR VALUES FROM ('2031-05-07T00:00:00Z') TO ('2031-05-08T00:00:00Z')`);
+      const [before, after] = await store([anEntry({ createdAt: at('2031-05-06') }), anEntry({ createdAt: at('2031-05-09') })]);
+      const result = await partitions.maintain(NOW, RETENTION_DAYS);
+      expect(result).toMatchObject({ created: ['request_logs_p20310506', 'request_logs_p20310509'], movedFromDefault: 2, failures: [] });
+      expect(await partitionsOf([before, after])).toEqual({ [before.requestId]: 'request_logs_p20310506', [after.requestId]: 'request_logs_p20310509' });
     });
 
     it('lets one scheduler do the upkeep at a time: another finds the lock held and skips', async () => {
@@ -217,27 +247,30 @@ describe('request log partitions', () => {
       await holder.connect();
       try {
         await holder.query('SELECT pg_advisory_lock($1)', [UPKEEP_LOCK_KEY]);
-        expect((await partitions.maintain(new Date(NOW.getTime() + 2 * DAY_MS), RETENTION_DAYS)).ran).toBe(false);
+        expect((await partitions.maintain(later(7), RETENTION_DAYS)).ran).toBe(false);
         await holder.query('SELECT pg_advisory_unlock($1)', [UPKEEP_LOCK_KEY]);
       } finally {
         await holder.end();
       }
+      // A kept row whose week has no partition yet (2030-12-16 has expired by then, 12-18 has not).
+      const [kept] = await store([anEntry({ createdAt: at('2030-12-18') })]);
       const second = await createDomainTestContext([RequestLogsModule.register()], undefined, databaseUrl);
       try {
-        const later = new Date(NOW.getTime() + 2 * DAY_MS);
-        const runs = await Promise.all([partitions.maintain(later, RETENTION_DAYS), second.app.get(RequestLogPartitionsService).maintain(later, RETENTION_DAYS)]);
+        const runs = await Promise.all([partitions.maintain(later(7), RETENTION_DAYS), second.app.get(RequestLogPartitionsService).maintain(later(7), RETENTION_DAYS)]);
         expect(runs.flatMap((r) => r.failures)).toEqual([]);
-        expect(runs.flatMap((r) => r.created)).toEqual(['2031-03-19']);
-        expect(runs.flatMap((r) => r.dropped)).toEqual(['2030-12-11']);
+        expect(runs.flatMap((r) => r.created).sort()).toEqual(['request_logs_w20301216', 'request_logs_w20310324']);
+        expect(runs.reduce((moved, r) => moved + r.movedFromDefault, 0)).toBe(1);
+        expect(await partitionsOf([kept])).toEqual({ [kept.requestId]: 'request_logs_w20301216' });
       } finally {
         await second.app.close();
       }
     });
 
     it('gives up on a change that cannot have its lock within the timeout, rather than queue writes and reads behind it, and makes it on the next run', async () => {
-      const [kept] = await store([anEntry({ createdAt: at('2030-12-12') })]);
-      expect((await partitions.maintain(new Date(NOW.getTime() + 2 * DAY_MS), RETENTION_DAYS)).created).toEqual(['2030-12-12']);
-      const later = new Date(NOW.getTime() + 3 * DAY_MS);
+      const [kept] = await store([anEntry({ createdAt: at('2030-12-20') })]);
+      expect(await partitionsOf([kept])).toEqual({ [kept.requestId]: 'request_logs_w20301216' });
+      // 2031-03-24: the week ahead needs a partition, and all of the week of 2030-12-16 has expired.
+      const run = later(14);
       const holder = new Client({ connectionString: databaseUrl });
       await holder.connect();
       try {
@@ -245,21 +278,21 @@ describe('request log partitions', () => {
         await holder.query('BEGIN');
         await holder.query('SELECT count(*) FROM request_logs');
         const started = Date.now();
-        const blocked = await partitions.maintain(later, RETENTION_DAYS);
+        const blocked = await partitions.maintain(run, RETENTION_DAYS);
         expect(blocked).toMatchObject({ created: [], dropped: [] });
         expect(blocked.failures).toEqual([
-          { step: 'create partition 2031-03-20', error: expect.stringMatching(/lock timeout/) },
-          { step: 'drop partition 2030-12-12', error: expect.stringMatching(/lock timeout/) },
+          { step: 'create partition request_logs_w20310331', error: expect.stringMatching(/lock timeout/) },
+          { step: 'drop partition request_logs_w20301216', error: expect.stringMatching(/lock timeout/) },
         ]);
         // Each change waited its 300 ms at most.
         expect(Date.now() - started).toBeLessThan(10_000);
-        expect(await partitionsOf([kept])).toEqual({ [kept.requestId]: partitionOf('2030-12-12') });
+        expect(await partitionsOf([kept])).toEqual({ [kept.requestId]: 'request_logs_w20301216' });
       } finally {
         await holder.query('ROLLBACK');
         await holder.end();
       }
-      const retried = await partitions.maintain(later, RETENTION_DAYS);
-      expect(retried).toMatchObject({ created: ['2031-03-20'], dropped: ['2030-12-12'], failures: [] });
+      const retried = await partitions.maintain(run, RETENTION_DAYS);
+      expect(retried).toMatchObject({ created: ['request_logs_w20310331'], dropped: ['request_logs_w20301216'], failures: [] });
       expect(await partitionsOf([kept])).toEqual({});
     }, 30_000);
   });

@@ -1,26 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { dayAfter, type UtcDay } from './utc-day';
+import { dayAfter, mondayOf, type UtcDay } from './utc-day';
 
-/** The partition that takes rows no day partition covers (migration PartitionRequestLogs). */
+/** The partition that takes rows no other partition covers (migration PartitionRequestLogs). */
 export const DEFAULT_PARTITION = 'request_logs_default';
 
-/** `request_logs_pYYYYMMDD` holds the rows of that UTC day; nothing else is named so. */
-const DAY_PARTITION = /^request_logs_p(\d{4})(\d{2})(\d{2})$/;
+/**
+ * A partition of request_logs: the rows created from midnight UTC of `from` up to (not including)
+ * midnight of `to`. Its name says its span, and nothing else is named so:
+ * `request_logs_wYYYYMMDD` a week from that Monday, `request_logs_pYYYYMMDD` one day (the
+ * migration's, and days whose week another partition already overlaps).
+ */
+export interface PartitionSpan {
+  name: string;
+  from: UtcDay;
+  to: UtcDay;
+}
 
-export function dayPartitionName(day: UtcDay): string {
-  return `request_logs_p${day.replace(/-/g, '')}`;
+const PARTITION_NAME = /^request_logs_([pw])(\d{4})(\d{2})(\d{2})$/;
+
+export function dayPartition(day: UtcDay): PartitionSpan {
+  return { name: `request_logs_p${day.replace(/-/g, '')}`, from: day, to: dayAfter(day) };
+}
+
+/** The partition of the week (Monday to Sunday) that holds `day`. */
+export function weekPartition(day: UtcDay): PartitionSpan {
+  const monday = mondayOf(day);
+  return { name: `request_logs_w${monday.replace(/-/g, '')}`, from: monday, to: dayAfter(monday, 7) };
+}
+
+/** The span a partition's name says, or null for a table not named as the upkeep names them. */
+function spanOfPartition(name: string): PartitionSpan | null {
+  const match = PARTITION_NAME.exec(name);
+  if (!match) return null;
+  const day = `${match[2]}-${match[3]}-${match[4]}` as UtcDay;
+  const span = match[1] === 'w' ? weekPartition(day) : dayPartition(day);
+  // A week's name is its Monday: any other day is not a name the upkeep gave.
+  return span.name === name ? span : null;
 }
 
 /** Any constant works; it only has to be the same in every scheduler. */
 const UPKEEP_LOCK_KEY = 7_264_002;
 
 /**
- * The DDL of request_logs' partitions: creating a day's partition (moving in any rows the default
- * partition took for that day), dropping a day's, and deleting from the default partition the rows
- * past retention. Every statement that needs a lock on request_logs runs with a lock timeout, so
- * it gives up instead of queueing the API's writes and the portal's reads behind a long query.
+ * The DDL of request_logs' partitions: creating one (moving in any rows the default partition
+ * took for its span), dropping one, and deleting the rows past retention from a partition that
+ * also holds kept days and from the default partition. Every statement that needs a lock on
+ * request_logs runs with a lock timeout, so it gives up instead of queueing the API's writes and
+ * the portal's reads behind a long query.
  */
 @Injectable()
 export class RequestLogPartitionsRepository {
@@ -51,17 +79,16 @@ export class RequestLogPartitionsRepository {
 export class PartitionSession {
   constructor(private readonly runner: QueryRunner) {}
 
-  /** The UTC days that have a partition, oldest first. */
-  async dayPartitions(): Promise<UtcDay[]> {
+  /** The partitions the upkeep manages (days and weeks; not the default), oldest first. */
+  async partitions(): Promise<PartitionSpan[]> {
     const rows = (await this.runner.query(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = 'request_logs'::regclass`,
     )) as Array<{ name: string }>;
     return rows
-      .map((r) => DAY_PARTITION.exec(r.name))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => `${m[1]}-${m[2]}-${m[3]}` as UtcDay)
-      .sort();
+      .map((r) => spanOfPartition(r.name))
+      .filter((span): span is PartitionSpan => span !== null)
+      .sort((a, b) => a.from.localeCompare(b.from));
   }
 
   /** The UTC days of the rows waiting in the default partition (none while the upkeep keeps up). */
@@ -73,45 +100,45 @@ export class PartitionSession {
   }
 
   /**
-   * Creates the partition of `day` and moves into it the rows the default partition holds for
-   * that day, in one transaction: built as a plain table, filled, then attached. ATTACH takes
-   * only SHARE UPDATE EXCLUSIVE on request_logs (writes and reads go on), where CREATE TABLE …
+   * Creates the partition `span` and moves into it the rows the default partition holds for its
+   * days, in one transaction: built as a plain table, filled, then attached. ATTACH takes only
+   * SHARE UPDATE EXCLUSIVE on request_logs (writes and reads go on), where CREATE TABLE …
    * PARTITION OF would take ACCESS EXCLUSIVE. The default partition is locked first, so no row
-   * for the day can land there between the move and the attach. Returns the rows moved.
+   * for the span can land there between the move and the attach. Returns the rows moved.
    */
-  async createDayPartition(day: UtcDay, lockTimeoutMs: number): Promise<number> {
-    const name = dayPartitionName(day);
-    const from = `${day}T00:00:00Z`;
-    const to = `${dayAfter(day)}T00:00:00Z`;
+  async createPartition(span: PartitionSpan, lockTimeoutMs: number): Promise<number> {
+    const from = `${span.from}T00:00:00Z`;
+    const to = `${span.to}T00:00:00Z`;
     return this.inTransaction(lockTimeoutMs, async () => {
       await this.runner.query(`LOCK TABLE ${DEFAULT_PARTITION} IN ACCESS EXCLUSIVE MODE`);
-      await this.runner.query(`CREATE TABLE ${name} (LIKE request_logs INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+      await this.runner.query(`CREATE TABLE ${span.name} (LIKE request_logs INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
       const [{ moved }] = (await this.runner.query(
         `WITH moved AS (DELETE FROM ONLY ${DEFAULT_PARTITION} WHERE created_at >= $1 AND created_at < $2 RETURNING *),
-              inserted AS (INSERT INTO ${name} SELECT * FROM moved RETURNING 1)
+              inserted AS (INSERT INTO ${span.name} SELECT * FROM moved RETURNING 1)
          SELECT count(*)::int AS moved FROM inserted`,
         [from, to],
       )) as Array<{ moved: number }>;
-      await this.runner.query(`ALTER TABLE request_logs ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      await this.runner.query(`ALTER TABLE request_logs ATTACH PARTITION ${span.name} FOR VALUES FROM ('${from}') TO ('${to}')`);
       return moved;
     });
   }
 
-  /** Drops the partition of `day` with every row in it: a catalog change, however many rows. */
-  async dropDayPartition(day: UtcDay, lockTimeoutMs: number): Promise<void> {
-    await this.inTransaction(lockTimeoutMs, () => this.runner.query(`DROP TABLE ${dayPartitionName(day)}`));
+  /** Drops a partition with every row in it: a catalog change, however many rows. */
+  async dropPartition(span: PartitionSpan, lockTimeoutMs: number): Promise<void> {
+    await this.inTransaction(lockTimeoutMs, () => this.runner.query(`DROP TABLE ${span.name}`));
   }
 
   /**
-   * Deletes one bounded batch of default-partition rows older than `cutoff` (days the upkeep did
-   * not cover in time, or clocks far behind) and says how many went.
+   * Deletes one bounded batch of the rows of `table` (a partition, or the default one) older
+   * than `cutoff`, and says how many went. Takes no lock on request_logs itself: writes and reads
+   * go on.
    */
-  async deleteDefaultRowsBefore(cutoff: Date, batchSize: number): Promise<number> {
+  async deleteRowsBefore(table: string, cutoff: Date, batchSize: number): Promise<number> {
     const [{ deleted }] = (await this.runner.query(
       `WITH doomed AS (
-         SELECT ctid FROM ONLY ${DEFAULT_PARTITION} WHERE created_at < $1 LIMIT $2
+         SELECT ctid FROM ONLY ${table} WHERE created_at < $1 LIMIT $2
        ), deleted AS (
-         DELETE FROM ONLY ${DEFAULT_PARTITION} d USING doomed WHERE d.ctid = doomed.ctid RETURNING 1
+         DELETE FROM ONLY ${table} d USING doomed WHERE d.ctid = doomed.ctid RETURNING 1
        )
        SELECT count(*)::int AS deleted FROM deleted`,
       [cutoff.toISOString(), batchSize],

@@ -14,8 +14,9 @@ export interface RequestLogsOptions {
    */
   maxBufferedBytes: number;
   /**
-   * Rows the retention purge deletes per statement from the default partition (each batch commits
-   * on its own); day partitions are dropped whole.
+   * Rows the retention purge deletes per statement (each batch commits on its own): the expired
+   * days of the partition that also holds kept ones, and the default partition's expired rows.
+   * A partition whose days have all expired is dropped whole.
    */
   purgeBatchSize: number;
   /** The partition upkeep keeps a partition ready for today and this many days ahead. */

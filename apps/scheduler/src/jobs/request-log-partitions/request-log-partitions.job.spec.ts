@@ -3,7 +3,7 @@ import type { PartitionUpkeepResult, RequestLogPartitionsService } from '@gatewa
 import { loadConfig, ManualClock } from '@gateway/platform';
 import { RequestLogPartitionsJob } from './request-log-partitions.job';
 
-const IDLE: PartitionUpkeepResult = { ran: true, created: [], dropped: [], movedFromDefault: 0, deletedFromDefault: 0, failures: [] };
+const IDLE: PartitionUpkeepResult = { ran: true, created: [], dropped: [], movedFromDefault: 0, deletedFromPartitions: 0, deletedFromDefault: 0, failures: [] };
 
 class FakePartitionsService {
   readonly calls: Array<{ now: Date; retentionDays: number }> = [];
@@ -35,12 +35,13 @@ describe('RequestLogPartitionsJob', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('keeps 90 days by default, at the clock’s time, and says what it changed', async () => {
-    service.result = () => Promise.resolve({ ...IDLE, created: ['2025-07-07'], dropped: ['2025-03-31'], deletedFromDefault: 3 });
+    service.result = () =>
+      Promise.resolve({ ...IDLE, created: ['request_logs_w20250707'], dropped: ['request_logs_w20250324'], deletedFromPartitions: 40, deletedFromDefault: 3 });
     await job().run();
     expect(service.calls).toEqual([{ now, retentionDays: 90 }]);
-    expect(logged.log).toHaveBeenCalledWith('Created request log partitions for 2025-07-07');
-    expect(logged.log).toHaveBeenCalledWith('Dropped the request log partitions of 2025-03-31 (older than 90 days)');
-    expect(logged.log).toHaveBeenCalledWith('Purged 3 request log entries from the default partition');
+    expect(logged.log).toHaveBeenCalledWith('Created the request log partitions request_logs_w20250707');
+    expect(logged.log).toHaveBeenCalledWith('Dropped the request log partitions request_logs_w20250324 (older than 90 days)');
+    expect(logged.log).toHaveBeenCalledWith('Purged 43 request log entries older than 90 days');
   });
 
   it('says nothing when there was nothing to do', async () => {
@@ -56,11 +57,11 @@ describe('RequestLogPartitionsJob', () => {
 
   it('warns about rows the default partition took, and about each step that could not be done', async () => {
     service.result = () =>
-      Promise.resolve({ ...IDLE, movedFromDefault: 12, failures: [{ step: 'drop partition 2025-03-31', error: 'canceling statement due to lock timeout' }] });
+      Promise.resolve({ ...IDLE, movedFromDefault: 12, failures: [{ step: 'drop partition request_logs_w20250324', error: 'canceling statement due to lock timeout' }] });
     await job().run();
     expect(logged.warn).toHaveBeenCalledWith(expect.stringContaining('Moved 12 request log entries out of the default partition'));
     expect(logged.warn).toHaveBeenCalledWith(
-      'Request log partition upkeep: could not drop partition 2025-03-31 (retried next run): canceling statement due to lock timeout',
+      'Request log partition upkeep: could not drop partition request_logs_w20250324 (retried next run): canceling statement due to lock timeout',
     );
   });
 

@@ -5,9 +5,11 @@ import { APP_CONFIG, type AppConfig, Clock, ScanRunner } from '@gateway/platform
 
 /**
  * The request log's partition upkeep and retention, hourly at half past (apart from the other
- * hourly jobs) and once at start: partitions for today and the week ahead, rows the default
- * partition took moved to their day, and the days older than REQUEST_LOG_RETENTION_DAYS (90 by
- * default) dropped whole. Several schedulers may run it: one does the work, the others skip.
+ * hourly jobs) and once at start: partitions (a week each) ready for today and the week ahead,
+ * rows the default partition took moved to their day, and the days older than
+ * REQUEST_LOG_RETENTION_DAYS (90 by default) purged: a partition whose days have all expired is
+ * dropped whole, the expired days of the oldest one kept are deleted from it. Several schedulers
+ * may run it: one does the work, the others skip.
  */
 @Injectable()
 export class RequestLogPartitionsJob implements OnApplicationBootstrap {
@@ -31,10 +33,11 @@ export class RequestLogPartitionsJob implements OnApplicationBootstrap {
   run(): Promise<PartitionUpkeepResult | null> {
     return this.scan.run(async () => {
       const result = await this.partitions.maintain(this.clock.now(), this.config.requestLog.retentionDays);
-      if (result.created.length) this.logger.log(`Created request log partitions for ${result.created.join(', ')}`);
+      if (result.created.length) this.logger.log(`Created the request log partitions ${result.created.join(', ')}`);
       if (result.movedFromDefault) this.logger.warn(`Moved ${result.movedFromDefault} request log entries out of the default partition (the upkeep had lagged)`);
-      if (result.dropped.length) this.logger.log(`Dropped the request log partitions of ${result.dropped.join(', ')} (older than ${this.config.requestLog.retentionDays} days)`);
-      if (result.deletedFromDefault) this.logger.log(`Purged ${result.deletedFromDefault} request log entries from the default partition`);
+      if (result.dropped.length) this.logger.log(`Dropped the request log partitions ${result.dropped.join(', ')} (older than ${this.config.requestLog.retentionDays} days)`);
+      const purged = result.deletedFromPartitions + result.deletedFromDefault;
+      if (purged) this.logger.log(`Purged ${purged} request log entries older than ${this.config.requestLog.retentionDays} days`);
       for (const failure of result.failures) this.logger.warn(`Request log partition upkeep: could not ${failure.step} (retried next run): ${failure.error}`);
       return result;
     });
