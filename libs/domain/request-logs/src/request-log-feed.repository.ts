@@ -15,7 +15,7 @@ export interface RequestLogFeedQuery {
   pathContains?: string;
   /** Leaves out the requests of this route pattern (the feed's own: a tail must not show itself). */
   excludeRoute?: string;
-  /** Only entries of requests that arrived in the last `windowSeconds` (created_at; also what prunes the day partitions). */
+  /** Only entries of requests that arrived in the last `windowSeconds` (created_at; also what prunes the partitions). */
   windowSeconds: number;
 }
 
@@ -49,7 +49,7 @@ export class RequestLogFeedRepository {
   }
 
   private conditions(query: Pick<RequestLogFeedQuery, 'developerId' | 'mode' | 'windowSeconds'>, bind: (value: unknown) => string): string[] {
-    // The bound is a value, not `now() - …`: PostgreSQL prunes day partitions by a constant at
+    // The bound is a value, not `now() - …`: PostgreSQL prunes partitions by a constant at
     // planning time, where an expression of now() leaves every partition in the plan (~28 ms a read).
     const since = new Date(Date.now() - query.windowSeconds * 1000);
     return [`developer_id = ${bind(query.developerId)}`, `mode = ${bind(query.mode)}`, `created_at >= ${bind(since)}`];

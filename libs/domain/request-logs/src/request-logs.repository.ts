@@ -130,9 +130,10 @@ export class RequestLogsRepository {
 
   /**
    * One page, newest first. Always scoped to one developer: the tenant filter is not optional.
-   * The last day is asked first: request_logs has a partition per day, and a query without a lower
-   * time bound plans and opens every one of them (about a hundred: milliseconds), where one bounded
-   * to the last day opens about ten (from yesterday's to the week ahead's, and the default one).
+   * The last day is asked first: request_logs is partitioned by time, and a query without a lower
+   * time bound plans and opens every partition (about sixteen weeks: milliseconds), where one
+   * bounded to the last day opens two or three (this week's, maybe last week's and the week
+   * ahead's, and the default one).
    * When the last day alone fills the page, its rows are the page — every older row sorts after
    * them — else the page is read again without the bound (by request id: searchByRequestId).
    */
@@ -180,9 +181,9 @@ export class RequestLogsRepository {
   }
 
   /**
-   * A request id in every day partition: each partition's key (request_id, created_at) finds it
+   * A request id in every partition: each partition's key (request_id, created_at) finds it
    * with one probe, and the other filters apply to what was found. The statement's text depends
-   * only on which filters are set, so it runs prepared: PostgreSQL plans the hundred partitions
+   * only on which filters are set, so it runs prepared: PostgreSQL plans all the partitions
    * the first few times on a connection, then reuses that plan (a key probe per partition is the
    * best one whatever the values), where an unprepared search planned them all on every request
    * (docs/benchmarks.md, "List filters on a big account": about a third of the CPU).
@@ -220,7 +221,7 @@ const UNIQUE_VIOLATION = '23505';
  */
 const PATH_MATCHES_COLLECTED = 5_000;
 
-/** The span search asks first (see search): a day, one or two of the day partitions. */
+/** The span search asks first (see search): a day, in one or two partitions. */
 const RECENT_WINDOW_MS = 86_400_000;
 
 /** A RequestLogRecord's columns. */
