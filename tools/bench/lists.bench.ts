@@ -14,8 +14,8 @@ import { benchGatewayEnv } from './bench-support';
 
 /**
  * Every filter of the big lists on ONE account of BENCH_ROWS rows per list (default 10,000,000):
- * payments, customers, refunds, wallet ledger entries, request logs (partitioned by week) and
- * webhook delivery attempts, seeded with INSERT … SELECT generate_series (mostly NGN, USD absent,
+ * payments, customers, refunds, wallet ledger entries, request logs (partitioned by week), webhook
+ * delivery attempts and transfers, seeded with INSERT … SELECT generate_series (mostly NGN, USD absent,
  * statuses mixed, spread over a year; request logs over 90 days) with each table's indexes built
  * after its rows (loadThenIndex), then VACUUM ANALYZE. Each filter —
  * first page, matching none, few, many, and a page 5,000 rows deep — is timed over HTTP against the
@@ -30,7 +30,7 @@ import { benchGatewayEnv } from './bench-support';
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const LISTS = process.env.BENCH_LISTS?.split(',') ?? ['payments', 'customers', 'refunds', 'ledger', 'request-logs', 'deliveries'];
+const LISTS = process.env.BENCH_LISTS?.split(',') ?? ['payments', 'customers', 'refunds', 'ledger', 'request-logs', 'deliveries', 'transfers'];
 /** Only the cases whose filter contains this text (e.g. `status`), when set. */
 const CASES = process.env.BENCH_CASES;
 /** More flags for the API's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
@@ -45,10 +45,14 @@ const EMAIL = 'bench-lists-owner@example.com';
 const SPREAD_SECONDS = (365 * 86_400) / ROWS;
 const REQUEST_LOG_DAYS = 90;
 const ENDPOINT_REFERENCE = 'WHE_bench';
+/** What the benchmark's API key may read. */
+const SCOPES = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read', 'transfers:read'];
 
 interface Account {
   developerId: string;
   key: string;
+  /** Transfers are live mode only (a test key gets 403 `live_mode_required`). */
+  liveKey: string;
 }
 
 interface Case {
@@ -74,7 +78,10 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${api.port}`;
     const portalCookie = await portalSignIn(baseUrl);
     const results: Array<Case & { median: number; p95: number; rows: number }> = [];
-    const headersFor = (path: string) => (path.startsWith('/api/portal/') ? portalCookie : { authorization: `Bearer ${account.key}` });
+    const headersFor = (path: string) => {
+      if (path.startsWith('/api/portal/')) return portalCookie;
+      return { authorization: `Bearer ${path.startsWith('/api/v1/transfers') ? account.liveKey : account.key}` };
+    };
     const chosen = cases().filter((c) => LISTS.includes(c.list) && (!CASES || c.filter.includes(CASES)));
     // A new process compiles its hot code over its first requests: without this, the first case
     // measured that (10 → 20 ms for the request log's first page), not the list.
@@ -138,6 +145,17 @@ function cases(): Case[] {
     { list: 'ledger', filter: 'reference (none)', path: '/api/v1/wallet/ledger?reference=PAY-bench-none' },
     { list: 'ledger', filter: 'reference (one)', path: '/api/v1/wallet/ledger?reference=PAY-bench-7' },
     { list: 'ledger', filter: 'from/to, a day a year ago', path: `/api/v1/wallet/ledger?from=${day(360)}&to=${day(359)}` },
+    { list: 'transfers', filter: 'first page', path: '/api/v1/transfers' },
+    { list: 'transfers', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/transfers', deep: true },
+    { list: 'transfers', filter: 'status=pending (few)', path: '/api/v1/transfers?status=pending' },
+    { list: 'transfers', filter: 'status=reversed (none)', path: '/api/v1/transfers?status=reversed' },
+    { list: 'transfers', filter: 'status=success (many)', path: '/api/v1/transfers?status=success' },
+    { list: 'transfers', filter: 'currency=USD (none)', path: '/api/v1/transfers?currency=USD' },
+    { list: 'transfers', filter: 'currency=KES (few)', path: '/api/v1/transfers?currency=KES' },
+    { list: 'transfers', filter: 'recipient (none)', path: '/api/v1/transfers?recipient=RCP_bench_none' },
+    { list: 'transfers', filter: 'recipient (few)', path: '/api/v1/transfers?recipient=RCP_bench_few' },
+    { list: 'transfers', filter: 'recipient (many)', path: '/api/v1/transfers?recipient=RCP_bench_many' },
+    { list: 'transfers', filter: 'from/to, a day a year ago', path: `/api/v1/transfers?from=${day(360)}&to=${day(359)}` },
     { list: 'request-logs', filter: 'first page', path: '/api/portal/request-logs' },
     { list: 'request-logs', filter: `${DEEP_ROWS} rows deep`, path: '/api/portal/request-logs', deep: true },
     { list: 'request-logs', filter: 'status=503 (none)', path: '/api/portal/request-logs?status=503' },
@@ -160,11 +178,12 @@ async function seed(db: Client, env: Record<string, string>): Promise<Account> {
   const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
   let developerId: string;
   let key: string;
+  let liveKey: string;
   try {
-    const developer = await app.get(DevelopersService, { strict: false }).create({ email: EMAIL, name: 'Big account', emailVerified: true });
+    const developer = await app.get(DevelopersService, { strict: false }).create({ email: EMAIL, name: 'Big account', emailVerified: true, identityVerified: true });
     developerId = developer.id;
-    const scopes = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read'];
-    key = (await app.get(ApiKeysService, { strict: false }).issue({ developerId, mode: 'test', kind: 'secret', scopes })).secret;
+    key = (await app.get(ApiKeysService, { strict: false }).issue({ developerId, mode: 'test', kind: 'secret', scopes: SCOPES })).secret;
+    liveKey = (await app.get(ApiKeysService, { strict: false }).issue({ developerId, mode: 'live', kind: 'secret', scopes: SCOPES })).secret;
     // A member of the account: created as staff is (verified e-mail, password), then made its owner.
     const user = await app.get(UsersService, { strict: false }).createPlatformUser({ email: EMAIL, name: 'Owner', password: PASSWORD, platformRole: 'admin' });
     await db.query(`UPDATE users SET platform_role = NULL WHERE id = $1`, [user.id]);
@@ -196,9 +215,10 @@ async function seed(db: Client, env: Record<string, string>): Promise<Account> {
     const attempts = () => chunked(db, DELIVERY_LOGS_SQL, [developerId, SPREAD_SECONDS, endpointId]);
     await timed('webhook delivery attempts', () => loadThenIndex(db, 'webhook_delivery_logs', attempts));
   }
+  if (LISTS.includes('transfers')) await timed('transfers', () => seedTransfers(db, developerId));
   await timed('ANALYZE', () => db.query('VACUUM ANALYZE'));
   log(`seeded in ${seconds(started)} s`);
-  return { developerId, key };
+  return { developerId, key, liveKey };
 }
 
 /**
@@ -275,6 +295,35 @@ async function seedLedger(db: Client, developerId: string): Promise<void> {
   }
 }
 
+/**
+ * Live-mode transfers out of the wallet over a year: 90 % success, 10 % failed, 1 in 100,000 pending, none
+ * reversed; NGN, 1 in 100,000 KES, no USD; all to one recipient but three, which go to a second
+ * (a third has none).
+ */
+async function seedTransfers(db: Client, developerId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO transfer_recipients (developer_id, mode, recipient_code, account_name, account_number, bank_code, bank_name, currency,
+                                      provider_recipient_code, created_at)
+     SELECT $1, 'live', 'RCP_bench_' || r, 'Bench ' || r, lpad(n::text, 10, '0'), '058', 'Bench Bank', 'NGN', 'RCP_provider_' || r, now() - interval '400 days'
+       FROM unnest(ARRAY['many', 'few', 'none']) WITH ORDINALITY AS x(r, n)`,
+    [developerId],
+  );
+  await loadThenIndex(db, 'transfers', () =>
+    chunked(
+      db,
+      `INSERT INTO transfers (developer_id, mode, reference, source, recipient_id, amount, currency, status, created_at, completed_at, updated_at)
+       SELECT $1, 'live', 'trf_bench_' || lpad(g::text, 10, '0'), 'wallet', r.id, 1000 + g % 9000,
+              CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, s.status, s.t, CASE WHEN s.status <> 'pending' THEN s.t END, s.t
+         FROM generate_series($3::int, $4::int) g
+        CROSS JOIN LATERAL (
+          SELECT now() - g * ($2::float8 * interval '1 second') AS t,
+                 CASE WHEN g % 100000 = 3 THEN 'pending' WHEN g % 10 = 9 THEN 'failed' ELSE 'success' END AS status) s
+         JOIN transfer_recipients r ON r.developer_id = $1 AND r.mode = 'live' AND r.recipient_code = CASE WHEN g IN (11, 12, 13) THEN 'RCP_bench_few' ELSE 'RCP_bench_many' END`,
+      [developerId, SPREAD_SECONDS],
+    ),
+  );
+}
+
 /** 90 days of requests, in partitions of a week as the scheduler's upkeep keeps them. */
 async function seedRequestLogs(db: Client, developerId: string): Promise<void> {
   // The upkeep's steady state (RequestLogPartitionsService): a partition per week (from Monday,
@@ -334,9 +383,10 @@ async function keptAccount(db: Client, env: Record<string, string>): Promise<Acc
   ).rows as Array<{ developer_id: string }>;
   const app = await createApiApp({ config: loadConfig(env), databaseUrl: env.DATABASE_URL, logger: false });
   try {
-    const scopes = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read'];
-    const { secret } = await app.get(ApiKeysService, { strict: false }).issue({ developerId: row.developer_id, mode: 'test', kind: 'secret', scopes });
-    return { developerId: row.developer_id, key: secret };
+    const keys = app.get(ApiKeysService, { strict: false });
+    const { secret } = await keys.issue({ developerId: row.developer_id, mode: 'test', kind: 'secret', scopes: SCOPES });
+    const { secret: live } = await keys.issue({ developerId: row.developer_id, mode: 'live', kind: 'secret', scopes: SCOPES });
+    return { developerId: row.developer_id, key: secret, liveKey: live };
   } finally {
     await app.close();
   }
