@@ -15,18 +15,19 @@ import { benchGatewayEnv } from './bench-support';
 /**
  * Every filter of the big lists on ONE account of BENCH_ROWS rows per list (default 10,000,000):
  * payments, customers, refunds, wallet ledger entries, request logs (partitioned by week), webhook
- * delivery attempts and transfers, seeded with INSERT … SELECT generate_series (mostly NGN, USD absent,
- * statuses mixed, spread over a year; request logs over 90 days) with each table's indexes built
- * after its rows (loadThenIndex), then VACUUM ANALYZE. Each filter —
- * first page, matching none, few, many, and a page 5,000 rows deep — is timed over HTTP against the
+ * delivery attempts and transfers, seeded with INSERT … SELECT generate_series (mostly NGN, USD
+ * absent, statuses mixed, spread over a year; request logs over 90 days) with each table's indexes
+ * built after its rows (loadThenIndex), then VACUUM ANALYZE. Each filter — first page, matching
+ * none, few, many, and a page 5,000 rows deep — is timed over HTTP against the
  * real API in a child process: median and p95 of BENCH_RUNS requests, one at a time, marked `SLOW`
  * when the median is above 20 ms. See docs/benchmarks.md ("List filters on a big account").
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres BENCH_ROWS=1000000 npm run bench:lists
  *
- * BENCH_LISTS=payments,customers… measures only those lists and BENCH_CASES=<text> only the cases whose
- * filter contains it; BENCH_API_NODE_OPTIONS adds flags to the API's node (`--cpu-prof`); BENCH_KEEP_DATABASE=1 keeps the seeded
- * database (its URL is printed) and BENCH_DATABASE_URL measures one kept earlier without seeding.
+ * BENCH_LISTS=payments,customers… measures only those lists and BENCH_CASES=<text> only the
+ * cases whose filter contains it; BENCH_API_NODE_OPTIONS adds flags to the API's node
+ * (`--cpu-prof`); BENCH_KEEP_DATABASE=1 keeps the seeded database (its URL is printed) and
+ * BENCH_DATABASE_URL measures one kept earlier without seeding.
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -296,9 +297,9 @@ async function seedLedger(db: Client, developerId: string): Promise<void> {
 }
 
 /**
- * Live-mode transfers out of the wallet over a year: 90 % success, 10 % failed, 1 in 100,000 pending, none
- * reversed; NGN, 1 in 100,000 KES, no USD; all to one recipient but three, which go to a second
- * (a third has none).
+ * Live-mode transfers out of the wallet over a year: 90 % success, 10 % failed, 1 in 100,000
+ * pending, none reversed; NGN, 1 in 100,000 KES, no USD; all to one recipient but three, which go
+ * to a second (a third has none).
  */
 async function seedTransfers(db: Client, developerId: string): Promise<void> {
   await db.query(

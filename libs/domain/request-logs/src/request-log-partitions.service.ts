@@ -72,7 +72,7 @@ export class RequestLogPartitionsService {
       if (existing.some((p) => covers(p, day))) continue;
       const week = weekPartition(day);
       const span = existing.some((p) => overlaps(p, week)) ? dayPartition(day) : week;
-      // A failed creation is not added: the days it would have covered are not attempted again in this run.
+      // Counted as existing even if its creation fails: its other days are not tried again in this run (the next run retries).
       existing.push(span);
       await attempt(`create partition ${span.name}`, async () => {
         result.movedFromDefault += await session.createPartition(span, lockTimeout);
@@ -89,23 +89,22 @@ export class RequestLogPartitionsService {
         });
       } else if (partition.from < firstKeptDay) {
         await attempt(`delete expired rows from ${partition.name}`, async () => {
-          result.deletedFromPartitions += await this.deleteAllBefore(session, partition.name, cutoff);
+          await this.deleteAllBefore(session, partition.name, cutoff, (deleted) => (result.deletedFromPartitions += deleted));
         });
       }
     }
     await attempt('delete expired rows from the default partition', async () => {
-      result.deletedFromDefault += await this.deleteAllBefore(session, DEFAULT_PARTITION, cutoff);
+      await this.deleteAllBefore(session, DEFAULT_PARTITION, cutoff, (deleted) => (result.deletedFromDefault += deleted));
     });
     return result;
   }
 
-  /** Deletes a table's rows older than `cutoff` batch by batch (each commits); returns how many. */
-  private async deleteAllBefore(session: PartitionSession, table: string, cutoff: Date): Promise<number> {
-    let total = 0;
+  /** Deletes a table's rows older than `cutoff` batch by batch, each committed and counted as it goes. */
+  private async deleteAllBefore(session: PartitionSession, table: string, cutoff: Date, count: (deleted: number) => void): Promise<void> {
     for (;;) {
       const deleted = await session.deleteRowsBefore(table, cutoff, this.options.purgeBatchSize);
-      total += deleted;
-      if (deleted < this.options.purgeBatchSize) return total;
+      count(deleted);
+      if (deleted < this.options.purgeBatchSize) return;
     }
   }
 }
