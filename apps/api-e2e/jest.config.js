@@ -10,8 +10,9 @@ module.exports = {
   // libs/sdk is ES modules (for Node and browsers): its relative imports name the emitted `.js` file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // Each worker runs its files one after another on a database of its own (worker-databases.ts).
-  // E2E_WORKERS sets how many (jest's default otherwise: one on two cores). More than one on two cores
-  // made the whole stage slower and timing out (the API, PostgreSQL and the tests contend for the cores).
+  // E2E_WORKERS sets how many (jest's default otherwise: one on two cores). `npm test` runs these
+  // tests alone on two workers (tools/test/run-tests.ts); beside the portal's browser tests, two
+  // workers overloaded two cores and tests timed out.
   ...(Number(process.env.E2E_WORKERS) > 0 ? { maxWorkers: Number(process.env.E2E_WORKERS) } : {}),
   globalSetup: '<rootDir>/../../libs/platform/src/testing/worker-databases.ts',
   setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],

@@ -15,7 +15,7 @@ module.exports = {
   // The browser tests boot the real API on a fresh database, as apps/api-e2e does: one per worker
   // (libs/platform/src/testing/worker-databases.ts). The setup also names the directory of the
   // run's one `vite build` (test/support/portal-build.ts). PORTAL_WORKERS sets how many workers
-  // (`npm test` does); jest's default otherwise.
+  // (jest's default otherwise: one on two cores; two, beside other tests, overloaded two cores).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
