@@ -96,7 +96,9 @@ async function main(): Promise<void> {
       {
         PORT: '0',
         SIM_SECRET_KEYS: `${secrets.test},${secrets.live}`,
-        ...(SETTINGS.callbacks ? { SIM_WEBHOOK_URL: `${apiUrl}/api/provider/webhooks` } : {}),
+        // Sent as the payments happen, several at once, as the provider does: one at a time (the
+        // simulator's default, for tests) they fell behind the load and most arrived after it.
+        ...(SETTINGS.callbacks ? { SIM_WEBHOOK_URL: `${apiUrl}/api/provider/webhooks`, SIM_CALLBACK_CONCURRENCY: String(SETTINGS.clients) } : {}),
       },
       'apps/provider-sim/src/main.ts',
       [],
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
     );
     const results = await runFlows(client, apiUrl, merchants, measureFrom, stopAt);
     clearTimeout(startCpu);
+    const callbacks = await callbacksReceived(db, measureFrom, Date.now());
     const apiCpu = cpuMs(api.child) - cpuAtStart.api;
     const simCpu = cpuMs(sim.child) - cpuAtStart.sim;
     // The same window for every process on the machine (the scheduler's figure runs on until its deliveries are done).
@@ -166,7 +169,7 @@ async function main(): Promise<void> {
     // A baseline that fails (its SQL or server out of step with the schema) is reported as such; the flow's figures still stand.
     const bare = await runBareBaselines(children, databaseUrl, merchants, barePayments).catch((error: Error) => [{ label: 'bare initialize and verify', failed: error.message }]);
 
-    report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, bare, ledger, loadBefore, loadAfter: loadavg() });
+    report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, callbacks, bare, ledger, loadBefore, loadAfter: loadavg() });
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
@@ -353,6 +356,12 @@ class CountingReceiver {
   }
 }
 
+/** The provider callbacks the API received (and claimed) between `from` and `to`, epoch ms. */
+async function callbacksReceived(db: Client, from: number, to: number): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM provider_events WHERE received_at >= $1 AND received_at < $2`, [new Date(from), new Date(to)]);
+  return rows[0].count;
+}
+
 /** Waits (up to 2 min) until no delivery is pending; returns how many were delivered. */
 async function drainDeliveries(db: Client): Promise<{ delivered: number; pending: number }> {
   const deadline = Date.now() + 120_000;
@@ -374,6 +383,8 @@ interface Report {
   machine: { busy: number; postgres: number; bench: number; schedulerInWindow: number };
   memory: { apiReady: number; api: number; sim: number; scheduler: number };
   deliveries: { delivered: number; pending: number };
+  /** Provider callbacks received over the measured window (one a flow when they keep up). */
+  callbacks: number;
   bare: Array<MeasuredRun | { label: string; failed: string }>;
   ledger: unknown[];
   loadBefore: number[];
@@ -397,6 +408,7 @@ function report(r: Report): void {
   console.log('|---|---|');
   console.log(`| flows completed (measured) | ${results.flows} in ${results.seconds.toFixed(1)} s |`);
   console.log(`| flows/s | ${(results.flows / Math.max(0.001, results.seconds)).toFixed(1)} |`);
+  console.log(`| provider callbacks the API received in the measured window (per flow) | ${r.callbacks} (${(r.callbacks / Math.max(1, flows)).toFixed(2)}) |`);
   console.log(`| API CPU per flow (ms; 3 requests + the provider's callback) | ${perFlow(r.apiCpu)} |`);
   console.log(`| simulator CPU per flow (ms; page, pay, and the API's initialize and verify calls) | ${perFlow(r.simCpu)} |`);
   console.log(`| scheduler CPU per flow (ms; its webhook deliveries and scans) | ${perFlow(r.schedulerCpu)} |`);

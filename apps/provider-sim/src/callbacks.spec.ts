@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { signCallbackBody } from './callbacks';
+import { createServer as createHttpServer } from 'node:http';
+import { CallbackSender, signCallbackBody } from './callbacks';
+import { TaskTracker } from './tasks';
 import { LIVE_SECRET, TEST_SECRET, initialize, payOnCheckout, startHarness, type Harness } from '../test/harness';
 
 describe('signCallbackBody', () => {
@@ -111,5 +113,65 @@ describe('callback delivery', () => {
     await harness.sim.idle();
     expect(harness.receiver.events('charge.success').map((c) => c.data['reference'])).toEqual([reference]);
     expect(() => harness.sim.setWebhookUrl('not a url')).toThrow(/webhookUrl/);
+  });
+});
+
+describe('callbacks in flight at once', () => {
+  /** A receiver that holds every callback until released, and notes the order they arrived in. */
+  const holdingReceiver = async () => {
+    const arrived: string[] = [];
+    const held: Array<() => void> = [];
+    const server = createHttpServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        arrived.push((JSON.parse(body) as { data: { n: string } }).data.n);
+        held.push(() => response.end('ok'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const releaseAll = () => held.splice(0).forEach((release) => release());
+    return { url, arrived, releaseAll, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  };
+  const until = async (condition: () => boolean) => {
+    const deadline = Date.now() + 5_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
+  // With more than one in flight they start in order but travel on separate connections, so they may arrive in another.
+  const arrivalOrder = (arrived: string[], concurrency: number) => (concurrency === 1 ? arrived : [...arrived].sort());
+
+  it.each([
+    [1, 1],
+    [3, 3],
+  ])('with concurrency %i, has %i in flight while the receiver holds them, the earliest events first', async (concurrency, inFlight) => {
+    const receiver = await holdingReceiver();
+    const tasks = new TaskTracker((error) => {
+      throw error;
+    });
+    const sender = new CallbackSender({ webhookUrl: receiver.url, retryDelaysMs: [], attemptTimeoutMs: 5_000, concurrency, tasks, log: () => undefined });
+    try {
+      for (const n of ['1', '2', '3', '4', '5']) sender.send('sk_x', 'charge.success', { n });
+      await until(() => receiver.arrived.length === inFlight);
+      // Held: no further delivery starts while the first ones wait for their answers.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(arrivalOrder(receiver.arrived, concurrency)).toEqual(['1', '2', '3', '4', '5'].slice(0, inFlight));
+      while (receiver.arrived.length < 5) {
+        receiver.releaseAll();
+        const seen = receiver.arrived.length;
+        await until(() => receiver.arrived.length > seen || receiver.arrived.length === 5);
+      }
+      receiver.releaseAll();
+      await tasks.idle();
+      expect(arrivalOrder(receiver.arrived, concurrency)).toEqual(['1', '2', '3', '4', '5']);
+      expect(sender.deliveries().map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
+    } finally {
+      receiver.releaseAll();
+      await receiver.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit from 'p-limit';
 import type { TaskTracker } from './tasks';
 
 /** Paystack event names the simulator emits. */
@@ -37,6 +38,13 @@ export interface CallbackSenderOptions {
   retryDelaysMs: readonly number[];
   /** Per-attempt timeout, so a receiver that never answers cannot stall the queue for long. */
   attemptTimeoutMs: number;
+  /**
+   * Deliveries in flight at once (default 1). At 1 they go out one at a time in the order the
+   * events happened, which keeps tests deterministic; more lets them go out as they happen,
+   * concurrently, as the real provider sends them (a load test: one at a time, callbacks fall
+   * behind and most arrive after the load has ended). Each still starts in order of its event.
+   */
+  concurrency?: number;
   tasks: TaskTracker;
   log: (line: string) => void;
 }
@@ -55,14 +63,15 @@ const DELIVERY_LOG_LIMIT = 500;
 /**
  * Sends signed callbacks to the configured webhook URL.
  *
- * Deliveries go out one at a time in the order the events happened (each is
- * retried before the next is attempted), which keeps test expectations
- * deterministic. Any failure — refused connection, timeout, non-2xx — is
+ * By default deliveries go out one at a time in the order the events happened
+ * (each is retried before the next is attempted), which keeps test expectations
+ * deterministic; `concurrency` lets several be in flight. Any failure — refused connection, timeout, non-2xx — is
  * retried with the configured backoff and finally recorded as "failed"; it
  * never throws into the simulator.
  */
 export class CallbackSender {
-  private queue: Promise<void> = Promise.resolve();
+  /** Starts deliveries in the order they were queued, at most `concurrency` in flight. */
+  private readonly slots: pLimit.Limit;
   private cancellation = new AbortController();
   private readonly log: CallbackDelivery[] = [];
   private nextId = 1;
@@ -71,6 +80,7 @@ export class CallbackSender {
 
   constructor(private readonly options: CallbackSenderOptions) {
     this.webhookUrl = options.webhookUrl;
+    this.slots = pLimit(options.concurrency ?? 1);
   }
 
   /** Later events go to the new URL; deliveries already queued keep theirs. */
@@ -97,10 +107,8 @@ export class CallbackSender {
     this.remember(delivery);
     const signature = signCallbackBody(body, secretKey);
     const cancellation = this.cancellation.signal;
-    const run = this.queue.then(() => this.deliver(delivery, signature, cancellation));
-    // deliver() handles its own failures; the catch only keeps the chain alive if that ever changes.
-    this.queue = run.catch(() => undefined);
-    this.options.tasks.track(run);
+    // deliver() handles its own failures and never rejects.
+    this.options.tasks.track(this.slots(() => this.deliver(delivery, signature, cancellation)));
   }
 
   deliveries(): readonly CallbackDelivery[] {

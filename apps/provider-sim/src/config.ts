@@ -8,6 +8,8 @@ export interface SimulatorConfig {
   webhookUrl: string | undefined;
   publicUrl: string | undefined;
   transferDelayMs: number | undefined;
+  /** Callback deliveries in flight at once; unset: one at a time, in order. */
+  callbackConcurrency: number | undefined;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -25,8 +27,8 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 /**
- * Reads PORT, HOST, SIM_SECRET_KEYS, SIM_WEBHOOK_URL, SIM_PUBLIC_URL and
- * SIM_TRANSFER_DELAY_MS. Empty values count as unset.
+ * Reads PORT, HOST, SIM_SECRET_KEYS, SIM_WEBHOOK_URL, SIM_PUBLIC_URL,
+ * SIM_TRANSFER_DELAY_MS and SIM_CALLBACK_CONCURRENCY. Empty values count as unset.
  */
 export function loadConfig(env: Env): SimulatorConfig {
   const read = (name: string) => {
@@ -61,5 +63,6 @@ export function loadConfig(env: Env): SimulatorConfig {
     webhookUrl: url('SIM_WEBHOOK_URL'),
     publicUrl: url('SIM_PUBLIC_URL'),
     transferDelayMs: integer('SIM_TRANSFER_DELAY_MS', 0, 10 * 60 * 1_000),
+    callbackConcurrency: integer('SIM_CALLBACK_CONCURRENCY', 1, 1_000),
   };
 }

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     webhookUrl: config.webhookUrl,
     publicUrl: config.publicUrl,
     transferDelayMs: config.transferDelayMs,
+    callbackConcurrency: config.callbackConcurrency,
     log: (line) => console.warn(`provider-sim: ${line}`),
   });
   const url = await simulator.listen(config.port, config.host);

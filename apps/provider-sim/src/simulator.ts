@@ -33,6 +33,8 @@ export interface ProviderSimulatorOptions {
   callbackRetryDelaysMs?: number[];
   /** Per-attempt timeout of a callback POST (default 5000 ms). */
   callbackTimeoutMs?: number;
+  /** Callback deliveries in flight at once (default 1: one at a time, in order). */
+  callbackConcurrency?: number;
   /** Receives operational messages (failed callbacks, unexpected errors). Default: silent. */
   log?: (line: string) => void;
 }
@@ -85,6 +87,7 @@ export function createProviderSimulator(options: ProviderSimulatorOptions): Prov
     webhookUrl: options.webhookUrl,
     retryDelaysMs: options.callbackRetryDelaysMs ?? DEFAULT_CALLBACK_RETRY_DELAYS_MS,
     attemptTimeoutMs: options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+    concurrency: options.callbackConcurrency,
     tasks,
     log,
   });
@@ -155,6 +158,9 @@ function validateOptions(options: ProviderSimulatorOptions): void {
   nonNegativeInteger('hangMs', options.hangMs);
   nonNegativeInteger('callbackTimeoutMs', options.callbackTimeoutMs);
   for (const delay of options.callbackRetryDelaysMs ?? []) nonNegativeInteger('callbackRetryDelaysMs[]', delay);
+  if (options.callbackConcurrency !== undefined && (!Number.isSafeInteger(options.callbackConcurrency) || options.callbackConcurrency < 1)) {
+    fail('callbackConcurrency must be a positive integer');
+  }
 }
 
 function stripTrailingSlash(url: string): string {
