@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { http } from './support/http';
+import { waitFor } from './support/wait';
 import { createMerchant, type TestMerchant } from './support/merchants';
 import { buyer, initializePayment, paidPayment, startPaymentsHarness, type PaymentsHarness } from './support/payments';
 
@@ -474,6 +475,43 @@ describe('payments: initialize, checkout, verify, fees and the wallet', () => {
       expect((await api('GET', `/payments/${callback.reference}`, undefined, m)).body.data).toMatchObject({ status: 'success', net_amount: 1960 });
       expect((await balance(m)).available_balance).toBe(1960);
       expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+    });
+
+    it("asks the provider once when the callback and the merchant's verify arrive together, and both see the success", async () => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 1600);
+      const verifies = countVerifies(callback.reference);
+      try {
+        const delivered = deliver(callback);
+        await waitFor(async () => verifies.calls.length === 1, { what: "the callback's provider verify" });
+        const verified = await api('POST', '/payments/verify', { reference: callback.reference }, m);
+        expect((await delivered).status).toBe(200);
+        expect([verified.status, verified.body.data.status]).toEqual([200, 'success']);
+        expect(verifies.calls).toHaveLength(1);
+      } finally {
+        verifies.restore();
+      }
+      expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+    });
+
+    it('acknowledges the callback of a payment verify already credited without asking the provider or writing anything', async () => {
+      const m = await createMerchant(h.gateway);
+      const callback = await paidWithoutCallback(m, 1800);
+      expect((await api('POST', '/payments/verify', { reference: callback.reference }, m)).body.data.status).toBe('success');
+      const db = h.gateway.app.get(DataSource);
+      const claims = async () => Number((await db.query(`SELECT count(*)::int AS n FROM provider_events`))[0].n);
+      const claimsBefore = await claims();
+      const verifies = countVerifies(callback.reference);
+      try {
+        expect((await deliver(callback)).status).toBe(200);
+        expect(verifies.calls).toHaveLength(0);
+      } finally {
+        verifies.restore();
+      }
+      expect(await claims()).toBe(claimsBefore);
+      expect(await eventsNamed('payment.success', callback.reference)).toHaveLength(1);
+      // 1,800 − 10 − (27 + 0)
+      expect((await balance(m)).available_balance).toBe(1763);
     });
 
     it('processes a delivery again when its first processing failed (the provider was down)', async () => {

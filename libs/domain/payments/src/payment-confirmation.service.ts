@@ -30,6 +30,8 @@ const ONE_STATEMENT_ATTEMPTS = 3;
 @Injectable()
 export class PaymentConfirmationService {
   private readonly logger = new Logger(PaymentConfirmationService.name);
+  /** This instance's verifications asking the provider, by payment id (see verifyFound). */
+  private readonly verifying = new Map<string, Promise<PaymentView>>();
 
   constructor(
     private readonly repository: PaymentsRepository,
@@ -54,26 +56,53 @@ export class PaymentConfirmationService {
     return this.verifyFound(ctx, found);
   }
 
-  private async verifyFound(ctx: DeveloperContext, { view, feeOverride }: PaymentToVerify): Promise<PaymentView> {
-    const { reference } = view.payment;
-    // Final, or a scheduled charge not yet handed to the provider: nothing to ask. A triggered one
-    // (triggered_at set) may have been charged by a scheduler that did not record the outcome, so
-    // the provider is asked, and its callback settles it through here too.
-    const { status, triggeredAt } = view.payment;
-    if (status === 'success' || status === 'cancelled' || (status === 'scheduled' && triggeredAt === null)) return view;
-    const transaction = await this.provider.verifyTransaction(ctx.mode, reference);
+  private async verifyFound(ctx: DeveloperContext, found: PaymentToVerify): Promise<PaymentView> {
+    const { payment } = found.view;
+    if (nothingToAsk(payment)) return found.view;
+    // The provider's callback and the merchant's verify of a hosted checkout usually arrive
+    // together. The later one waits for the verification already asking the provider, and takes
+    // its answer when that settled the payment; any other answer (still pending, a failure, an
+    // error) may predate what the later one was sent about, so it asks the provider itself.
+    const running = this.verifying.get(payment.id);
+    if (running) {
+      const settled = await running.then((view) => (nothingToAsk(view.payment) ? view : null), () => null);
+      if (settled) return settled;
+    }
+    const verification = this.askProvider(ctx, found);
+    this.verifying.set(payment.id, verification);
+    try {
+      return await verification;
+    } finally {
+      if (this.verifying.get(payment.id) === verification) this.verifying.delete(payment.id);
+    }
+  }
+
+  private async askProvider(ctx: DeveloperContext, { view, feeOverride }: PaymentToVerify): Promise<PaymentView> {
+    const transaction = await this.provider.verifyTransaction(ctx.mode, view.payment.reference);
     if (!transaction) return view;
     return this.apply(ctx, view.payment, transaction, { feeOverride });
   }
 
   /**
+   * The payment a provider callback about a charge names, read before the callback is claimed;
+   * null when this mode has none. `settled`: nothing is left for a callback to do — the payment is
+   * final (verify, or another delivery, credited it) or a scheduled charge not yet handed to the
+   * provider — so the callback can be acknowledged without a claim, and without a write.
+   */
+  async findForCallback(mode: Mode, reference: string): Promise<(PaymentToVerify & { settled: boolean }) | null> {
+    const found = await this.repository.findForCallback(mode, reference);
+    return found && { ...found, settled: nothingToAsk(found.view.payment) };
+  }
+
+  /**
    * The provider's callback about a charge: verified like a merchant's verify, so the provider is
    * asked again and a callback can never credit more, or differently, than verify would. A
-   * reference this mode does not know is ignored.
+   * reference this mode does not know is ignored. `read`: the payment as findForCallback read it
+   * for this callback (read again when not given).
    * @throws gateway_timeout, provider_error
    */
-  async verifyForCallback(mode: Mode, reference: string): Promise<void> {
-    const found = await this.repository.findForCallback(mode, reference);
+  async verifyForCallback(mode: Mode, reference: string, read?: PaymentToVerify): Promise<void> {
+    const found = read ?? (await this.repository.findForCallback(mode, reference));
     if (!found) {
       this.logger.warn(`provider callback for an unknown ${mode} payment; ignored`);
       return;
@@ -251,4 +280,13 @@ function feeBorneByMerchant(transaction: ProviderTransaction, requested: Amount)
   const paidByCustomer = transaction.amount.minus(requested);
   const rest = fee.minus(paidByCustomer);
   return rest.isPositive() ? rest : Amount.zero();
+}
+
+/**
+ * Final, or a scheduled charge not yet handed to the provider: nothing to ask the provider. A
+ * triggered one (triggered_at set) may have been charged by a scheduler that did not record the
+ * outcome, so the provider is asked, and its callback settles it through verify's path too.
+ */
+function nothingToAsk({ status, triggeredAt }: Pick<PaymentEntity, 'status' | 'triggeredAt'>): boolean {
+  return status === 'success' || status === 'cancelled' || (status === 'scheduled' && triggeredAt === null);
 }

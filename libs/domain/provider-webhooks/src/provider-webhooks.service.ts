@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { DisputeOutcomesService } from '@gateway/domain/disputes';
 import { PaymentIntentAuthorizationService } from '@gateway/domain/payment-intents';
-import { PaymentConfirmationService } from '@gateway/domain/payments';
+import { PaymentConfirmationService, type PaymentToVerify } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
 import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/domain/settlements';
 import { TransfersService } from '@gateway/domain/transfers';
@@ -55,6 +55,11 @@ export class ProviderWebhooksService {
   async receive(rawBody: string, signature: string | undefined): Promise<void> {
     const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
     if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
+    // A charge is read first: when verify or another delivery has settled its payment already —
+    // in the hosted checkout, the callback and the merchant's verify race, so this is every other
+    // payment — there is nothing to process, and it is acknowledged without a claim or any write.
+    const charge = isPaymentCharge(event) ? await this.confirmation.findForCallback(event.mode, event.data.reference) : null;
+    if (charge?.settled) return;
     const digest = sha256Hex(rawBody);
     const claimedAt = this.clock.now();
 
@@ -63,7 +68,7 @@ export class ProviderWebhooksService {
     if (claim === 'in_progress') throw new DomainError('service_unavailable', 'This callback is being processed; deliver it again later.');
 
     try {
-      await this.process(event);
+      await this.process(event, charge);
     } catch (error) {
       // Release only our own claim, so the provider's redelivery is processed.
       await this.repository.release(digest, claimedAt);
@@ -83,10 +88,11 @@ export class ProviderWebhooksService {
     else await this.transfers.onProviderTransfer(mode, reference);
   }
 
-  private async process(event: ProviderWebhook): Promise<void> {
+  /** `charge`: a charge's payment as read before the claim (null: not a payment's charge, or none of this mode's). */
+  private async process(event: ProviderWebhook, charge: PaymentToVerify | null): Promise<void> {
     // A bank transfer into a dedicated account is a `charge.success` too, under a reference the provider made up.
     if (event.kind === 'charge' && event.data.channel === 'dedicated_nuban') await this.deposits.onProviderDeposit(event.mode, event.data);
-    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
+    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference, charge ?? undefined);
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
     else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
     else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data);
@@ -98,4 +104,9 @@ export class ProviderWebhooksService {
       this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
     }
   }
+}
+
+/** A charge of one of our payments: any `charge` callback but a deposit into a dedicated account (its reference is the provider's). */
+function isPaymentCharge(event: ProviderWebhook): event is Extract<ProviderWebhook, { kind: 'charge' }> {
+  return event.kind === 'charge' && event.data.channel !== 'dedicated_nuban';
 }
