@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { setMaxListeners } from 'node:events';
 import { buildApp } from './app';
 import { CallbackSender, type CallbackDelivery } from './callbacks';
 import type { SimulatorContext } from './context';
@@ -72,6 +73,9 @@ export function createProviderSimulator(options: ProviderSimulatorOptions): Prov
   validateOptions(options);
   const log = options.log ?? (() => undefined);
   const shutdown = new AbortController();
+  // Every call sleeping under the latency or timeout knobs listens on it until it wakes, so a
+  // loaded simulator has any number at once: not a leak, and not worth Node's warning at 11.
+  setMaxListeners(0, shutdown.signal);
   const tasks = new TaskTracker((error) =>
     log(`background task failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   );
