@@ -32,4 +32,10 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|int-spec|e2e-spec).ts'],
   clearMocks: true,
+  // Not jest's 5 s: a library's tests build a Nest context on a real PostgreSQL, hash passwords with
+  // argon2 at 64 MiB, or start child processes, and `npm test` runs three projects at once on two
+  // cores beside a browser. A hook or test that hangs still fails, 30 s in.
+  testTimeout: 30_000,
+  // The default output, and the failed tests named again at the end of `npm test` (tools/test/run-tests.ts).
+  reporters: ['default', path.join(__dirname, 'tools/test/failed-tests-reporter.js')],
 };

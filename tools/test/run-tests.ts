@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startEmbeddedPostgres } from '@gateway/platform';
 import { createTemplateDatabase, dropTestDatabase, TEMPLATE_DATABASE_VARIABLE } from '@gateway/platform/testing';
 
@@ -37,6 +37,8 @@ async function main(): Promise<number> {
   // Without the tier they are dropped as each project ends.
   const artifacts = stages.includes('reliability') ? await mkdtemp(join(tmpdir(), 'gateway-test-run-')) : undefined;
   let template: { name: string; url: string } | undefined;
+  // Every project's reporter appends its failed tests here (tools/test/failed-tests-reporter.js).
+  const failures = join(await mkdtemp(join(tmpdir(), 'gateway-test-failures-')), 'failed-tests.txt');
   try {
     // Migrated once; every database the tests create is a copy of it (test-database.ts).
     template = await createTemplateDatabase(server);
@@ -45,6 +47,7 @@ async function main(): Promise<number> {
       TEST_DATABASE_SERVER_URL: server,
       [TEMPLATE_DATABASE_VARIABLE]: template.name,
       NX_TUI: 'false',
+      TEST_FAILURES_FILE: failures,
       ...(artifacts ? { TEST_RUN_ARTIFACTS_DIR: artifacts } : {}),
     };
     const nx = ({ args: nxArgs, env: runEnv }: NxRun) =>
@@ -62,11 +65,14 @@ async function main(): Promise<number> {
       const runs = target === 'test' && args.length === 0 ? everyProjectsTests() : [{ args: ['-t', target, ...args] }];
       for (const run of runs) {
         if (interrupted) return 1;
-        failed ||= await nx(run);
+        // Not `failed ||= await nx(run)`: that would skip every run after the first that failed.
+        const exit = await nx(run);
+        failed ||= exit;
       }
     }
     return failed;
   } finally {
+    await reportFailures(failures);
     if (artifacts) await removeArtifacts(artifacts, server);
     if (template) await dropTestDatabase(template.url, server);
     await embedded?.stop();
@@ -96,6 +102,13 @@ interface NxRun {
 }
 
 const E2E_PROJECT = 'api-e2e';
+
+/** Prints the failed tests of every stage, last: the runs' output interleaves and is long. */
+async function reportFailures(file: string): Promise<void> {
+  const failed = await readFile(file, 'utf8').catch(() => '');
+  if (failed) process.stderr.write(`\n== failed tests, every stage\n${failed}`);
+  await rm(dirname(file), { recursive: true, force: true });
+}
 
 /** Drops every database the stages kept (listed one per line in `databases.txt`) and removes the directory. */
 async function removeArtifacts(dir: string, serverUrl: string): Promise<void> {
