@@ -138,13 +138,16 @@ async function main(): Promise<void> {
     const measureFrom = Date.now() + SETTINGS.warmUpSeconds * 1000;
     const stopAt = measureFrom + SETTINGS.seconds * 1000;
     let cpuAtStart = { api: 0, sim: 0, scheduler: 0, machine: machineCpuMs(), bench: process.cpuUsage() };
-    const startCpu = setTimeout(
-      () => (cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child), machine: machineCpuMs(), bench: process.cpuUsage() }),
-      measureFrom - Date.now(),
-    );
+    const simUrl = `http://127.0.0.1:${sim.port}`;
+    let callbacksAtStart = callbackCounts(simUrl, secrets.test);
+    const startCpu = setTimeout(() => {
+      cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child), machine: machineCpuMs(), bench: process.cpuUsage() };
+      callbacksAtStart = callbackCounts(simUrl, secrets.test);
+    }, measureFrom - Date.now());
     const results = await runFlows(client, apiUrl, merchants, measureFrom, stopAt);
     clearTimeout(startCpu);
-    const callbacks = { claimed: await callbacksClaimed(db, measureFrom, Date.now()), queued: await callbacksQueued(`http://127.0.0.1:${sim.port}`, secrets.test) };
+    const [before, after] = [await callbacksAtStart, await callbackCounts(simUrl, secrets.test)];
+    const callbacks = { delivered: after.delivered - before.delivered, failed: after.failed - before.failed, pending: after.pending };
     const apiCpu = cpuMs(api.child) - cpuAtStart.api;
     const simCpu = cpuMs(sim.child) - cpuAtStart.sim;
     // The same window for every process on the machine (the scheduler's figure runs on until its deliveries are done).
@@ -356,21 +359,11 @@ class CountingReceiver {
   }
 }
 
-/**
- * The provider callbacks the API claimed between `from` and `to`, epoch ms: those that found their
- * payment still to settle (one that verify had settled is acknowledged without a claim).
- */
-async function callbacksClaimed(db: Client, from: number, to: number): Promise<number> {
-  const { rows } = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM provider_events WHERE received_at >= $1 AND received_at < $2`, [new Date(from), new Date(to)]);
-  return rows[0].count;
-}
-
-/** The callbacks the simulator has not yet got an answer to (queued or in flight; it lists its last 500). `secret`: any of its accounts'. */
-async function callbacksQueued(simUrl: string, secret: string): Promise<number> {
-  const response = await fetch(`${simUrl}/sim/callbacks`, { headers: { authorization: `Bearer ${secret}` } });
-  if (!response.ok) throw new Error(`GET /sim/callbacks: ${response.status}`);
-  const { data } = (await response.json()) as { data: Array<{ status: string }> };
-  return data.filter((delivery) => delivery.status === 'pending').length;
+/** The simulator's callbacks since it started, by status. `secret`: any of its accounts'. */
+async function callbackCounts(simUrl: string, secret: string): Promise<{ pending: number; delivered: number; failed: number }> {
+  const response = await fetch(`${simUrl}/sim/callbacks/counts`, { headers: { authorization: `Bearer ${secret}` } });
+  if (!response.ok) throw new Error(`GET /sim/callbacks/counts: ${response.status}`);
+  return ((await response.json()) as { data: { pending: number; delivered: number; failed: number } }).data;
 }
 
 /** Waits (up to 2 min) until no delivery is pending; returns how many were delivered. */
@@ -394,8 +387,8 @@ interface Report {
   machine: { busy: number; postgres: number; bench: number; schedulerInWindow: number };
   memory: { apiReady: number; api: number; sim: number; scheduler: number };
   deliveries: { delivered: number; pending: number };
-  /** Provider callbacks claimed over the measured window, and those still unanswered at its end (few when they keep up). */
-  callbacks: { claimed: number; queued: number };
+  /** Provider callbacks the API answered 2xx over the measured window, those that failed, and those still pending at its end (few when they keep up). */
+  callbacks: { delivered: number; failed: number; pending: number };
   bare: Array<MeasuredRun | { label: string; failed: string }>;
   ledger: unknown[];
   loadBefore: number[];
@@ -420,7 +413,7 @@ function report(r: Report): void {
   console.log(`| flows completed (measured) | ${results.flows} in ${results.seconds.toFixed(1)} s |`);
   console.log(`| flows/s | ${(results.flows / Math.max(0.001, results.seconds)).toFixed(1)} |`);
   console.log(
-    `| provider callbacks: claimed by the API in the measured window (per flow); still unanswered at its end | ${r.callbacks.claimed} (${(r.callbacks.claimed / Math.max(1, flows)).toFixed(2)}); ${r.callbacks.queued} |`,
+    `| provider callbacks in the measured window: answered 2xx by the API (per flow); failed; still pending at its end | ${r.callbacks.delivered} (${(r.callbacks.delivered / Math.max(1, flows)).toFixed(2)}); ${r.callbacks.failed}; ${r.callbacks.pending} |`,
   );
   console.log(`| API CPU per flow (ms; 3 requests + the provider's callback) | ${perFlow(r.apiCpu)} |`);
   console.log(`| simulator CPU per flow (ms; page, pay, and the API's initialize and verify calls) | ${perFlow(r.simCpu)} |`);

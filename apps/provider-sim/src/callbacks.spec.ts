@@ -157,6 +157,7 @@ describe('callbacks in flight at once', () => {
     try {
       for (const n of ['1', '2', '3', '4', '5']) sender.send('sk_x', 'charge.success', { n });
       await until(() => receiver.arrived.length === inFlight);
+      expect(sender.counts()).toEqual({ pending: 5, delivered: 0, failed: 0, cancelled: 0 });
       // Held: no further delivery starts while the first ones wait for their answers.
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(arrivalOrder(receiver.arrived, concurrency)).toEqual(['1', '2', '3', '4', '5'].slice(0, inFlight));
@@ -169,6 +170,7 @@ describe('callbacks in flight at once', () => {
       await tasks.idle();
       expect(arrivalOrder(receiver.arrived, concurrency)).toEqual(['1', '2', '3', '4', '5']);
       expect(sender.deliveries().map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered', 'delivered']);
+      expect(sender.counts()).toEqual({ pending: 0, delivered: 5, failed: 0, cancelled: 0 });
     } finally {
       receiver.releaseAll();
       await receiver.close();

@@ -74,6 +74,8 @@ export class CallbackSender {
   private readonly slots: pLimit.Limit;
   private cancellation = new AbortController();
   private readonly log: CallbackDelivery[] = [];
+  /** Every delivery since the simulator started, by status: the log keeps only the last 500. */
+  private readonly totals: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0, cancelled: 0 };
   private nextId = 1;
 
   private webhookUrl: string | undefined;
@@ -105,6 +107,7 @@ export class CallbackSender {
       createdAt: new Date(),
     };
     this.remember(delivery);
+    this.totals.pending += 1;
     const signature = signCallbackBody(body, secretKey);
     const cancellation = this.cancellation.signal;
     // deliver() handles its own failures and never rejects.
@@ -115,6 +118,11 @@ export class CallbackSender {
     return this.log.map((delivery) => ({ ...delivery }));
   }
 
+  /** How many deliveries since the simulator started are pending (queued or in flight), delivered, failed or cancelled. */
+  counts(): Record<DeliveryStatus, number> {
+    return { ...this.totals };
+  }
+
   /** Abandons queued deliveries and aborts the one in flight (used by reset and close). */
   cancelPending(): void {
     this.cancellation.abort();
@@ -122,30 +130,30 @@ export class CallbackSender {
   }
 
   private async deliver(delivery: CallbackDelivery, signature: string, cancellation: AbortSignal): Promise<void> {
+    delivery.status = await this.attempts(delivery, signature, cancellation);
+    this.totals.pending -= 1;
+    this.totals[delivery.status] += 1;
+    if (delivery.status === 'failed') {
+      this.options.log(`callback ${delivery.event} #${delivery.id} to ${delivery.url} failed after ${delivery.attempts} attempts: ${delivery.lastError}`);
+    }
+  }
+
+  /** Attempts until one is answered 2xx, the retries run out or the delivery is cancelled: how it ended. */
+  private async attempts(delivery: CallbackDelivery, signature: string, cancellation: AbortSignal): Promise<Exclude<DeliveryStatus, 'pending'>> {
     const maxAttempts = this.options.retryDelaysMs.length + 1;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      if (cancellation.aborted) {
-        delivery.status = 'cancelled';
-        return;
-      }
+      if (cancellation.aborted) return 'cancelled';
       delivery.attempts = attempt;
-      if (await this.attempt(delivery, signature, cancellation)) {
-        delivery.status = 'delivered';
-        return;
-      }
+      if (await this.attempt(delivery, signature, cancellation)) return 'delivered';
       if (attempt < maxAttempts) {
         try {
           await sleep(this.options.retryDelaysMs[attempt - 1], undefined, { signal: cancellation });
         } catch {
-          delivery.status = 'cancelled';
-          return;
+          return 'cancelled';
         }
       }
     }
-    delivery.status = 'failed';
-    this.options.log(
-      `callback ${delivery.event} #${delivery.id} to ${delivery.url} failed after ${delivery.attempts} attempts: ${delivery.lastError}`,
-    );
+    return 'failed';
   }
 
   /** One POST. Returns true on a 2xx answer; records why otherwise. */

@@ -22,6 +22,14 @@ describe('simulator controls and knobs over HTTP', () => {
     expect((await harness.api.withSecret(undefined).get('/sim/knobs')).httpStatus).toBe(401);
   });
 
+  it('counts every callback by status since the simulator started (GET /sim/callbacks/counts)', async () => {
+    expect((await harness.api.get('/sim/callbacks/counts')).data).toEqual({ pending: 0, delivered: 0, failed: 0, cancelled: 0 });
+    await savedCard(harness);
+    await harness.sim.idle();
+    expect((await harness.api.get('/sim/callbacks/counts')).data).toEqual({ pending: 0, delivered: 1, failed: 0, cancelled: 0 });
+    expect((await harness.api.withSecret(undefined).get('/sim/callbacks/counts')).httpStatus).toBe(401);
+  });
+
   it('customer_bears_fees: a paid transaction answers amount = requested + fees and requested_amount = requested (issue 12 item 5)', async () => {
     expect((await harness.api.post('/sim/knobs', { customer_bears_fees: true })).data).toMatchObject({ customer_bears_fees: true });
     const { reference } = await savedCard(harness);

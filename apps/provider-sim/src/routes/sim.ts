@@ -120,6 +120,9 @@ export function registerSimulatorRoutes(app: FastifyInstance, ctx: SimulatorCont
     ),
   );
 
+  // Counted since the simulator started (the log above keeps the last 500): a load test reads how many callbacks were answered.
+  app.get('/sim/callbacks/counts', async () => ok('Callback counts retrieved', ctx.callbacks.counts()));
+
   app.post('/sim/reset', async () => {
     resetSimulator(ctx);
     return ok('Simulator reset', null);

@@ -1,7 +1,6 @@
 export { PaymentsModule } from './payments.module';
 export { PaymentsService, parseRequestCurrency, type CallbackPayment, type CapturePayment, type InitializePayment, type PaymentKeyScope, type PaymentListQuery } from './payments.service';
 export { PaymentConfirmationService } from './payment-confirmation.service';
-export type { PaymentToVerify } from './payments.repository';
 export { PaymentChargesService, type ChargeSavedCard } from './payment-charges.service';
 export { PaymentOutcomeHooks, type PaymentOutcomeListener } from './payment-outcome-hooks';
 export { PaymentPreviewService, toPaymentPreviewResponse, type PaymentPreview, type PaymentPreviewInput } from './payment-preview.service';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Mode } from '@gateway/contracts';
 import { DisputeOutcomesService } from '@gateway/domain/disputes';
 import { PaymentIntentAuthorizationService } from '@gateway/domain/payment-intents';
-import { PaymentConfirmationService, type PaymentToVerify } from '@gateway/domain/payments';
+import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { RefundsService } from '@gateway/domain/refunds';
 import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/domain/settlements';
 import { TransfersService } from '@gateway/domain/transfers';
@@ -20,15 +20,17 @@ const STALE_CLAIM_MS = 2 * 60_000;
 
 /**
  * The provider's signed callbacks (table `provider_events`), routed to the module each concerns:
- * a charge to payments' confirmation, a refund to refunds, a payout to transfers or settlements, a chargeback to disputes. Each is processed once — a redelivery is recognised by the
- * digest of its body — and drives the same code path as verify: the provider is asked again, so a
- * callback can never credit more, or differently, than verify would.
+ * a charge to payments' confirmation, a refund to refunds, a payout to transfers or settlements,
+ * a chargeback to disputes. Each drives the same code path as verify: the provider is asked again,
+ * so a callback can never credit more, or differently, than verify would.
  *
- * "Once" is claim-first: the digest is claimed atomically before processing and marked processed
- * after it. Two identical deliveries arriving together: one processes, the other is answered 503
- * so the provider delivers it again later (by then it is a no-op). Processing that fails releases
- * the claim, so the provider's redelivery is processed. An instance that dies mid-processing
- * leaves a claim that a redelivery takes over once it is stale.
+ * Each is processed once. A charge of one of our payments is made once by verify's path itself
+ * (its conditional status move), so it is not claimed. Every other callback is claimed first: the
+ * digest of its body is claimed atomically before processing and marked processed after it. Two
+ * identical deliveries arriving together: one processes, the other is answered 503 so the provider
+ * delivers it again later (by then it is a no-op). Processing that fails releases the claim, so the
+ * provider's redelivery is processed. An instance that dies mid-processing leaves a claim that a
+ * redelivery takes over once it is stale.
  */
 @Injectable()
 export class ProviderWebhooksService {
@@ -55,11 +57,17 @@ export class ProviderWebhooksService {
   async receive(rawBody: string, signature: string | undefined): Promise<void> {
     const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
     if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
-    // A charge is read first: when verify or another delivery has settled its payment already —
-    // in the hosted checkout, the callback and the merchant's verify race, so this is every other
-    // payment — there is nothing to process, and it is acknowledged without a claim or any write.
-    const charge = isPaymentCharge(event) ? await this.confirmation.findForCallback(event.mode, event.data.reference) : null;
-    if (charge?.settled) return;
+    if (isPaymentCharge(event)) {
+      // A charge of one of our payments is not claimed. When verify or another delivery has settled
+      // the payment already — in the hosted checkout, the callback and the merchant's verify race,
+      // so this is every other payment — there is nothing to do: acknowledged without any write.
+      // Otherwise it takes verify's path, whose conditional status move credits once however many
+      // deliveries and verifies run at once (within one instance they ask the provider once). A
+      // failure answers the error; the provider's redelivery runs it again.
+      const charge = await this.confirmation.findForCallback(event.mode, event.data.reference);
+      if (charge?.settled) return;
+      if (charge) return this.confirmation.verifyForCallback(event.mode, event.data.reference, charge);
+    }
     const digest = sha256Hex(rawBody);
     const claimedAt = this.clock.now();
 
@@ -68,7 +76,7 @@ export class ProviderWebhooksService {
     if (claim === 'in_progress') throw new DomainError('service_unavailable', 'This callback is being processed; deliver it again later.');
 
     try {
-      await this.process(event, charge);
+      await this.process(event);
     } catch (error) {
       // Release only our own claim, so the provider's redelivery is processed.
       await this.repository.release(digest, claimedAt);
@@ -88,11 +96,11 @@ export class ProviderWebhooksService {
     else await this.transfers.onProviderTransfer(mode, reference);
   }
 
-  /** `charge`: a charge's payment as read before the claim (null: not a payment's charge, or none of this mode's). */
-  private async process(event: ProviderWebhook, charge: PaymentToVerify | null): Promise<void> {
+  private async process(event: ProviderWebhook): Promise<void> {
     // A bank transfer into a dedicated account is a `charge.success` too, under a reference the provider made up.
     if (event.kind === 'charge' && event.data.channel === 'dedicated_nuban') await this.deposits.onProviderDeposit(event.mode, event.data);
-    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference, charge ?? undefined);
+    // A charge whose reference this mode does not know (verify's path logs and ignores it).
+    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
     else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
     else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
     else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data);
