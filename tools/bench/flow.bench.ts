@@ -45,8 +45,9 @@ const SETTINGS = settings({
   bareSeconds: 10,
   barePool: 40_000,
 });
-/** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`) when it stops. */
+/** A directory: the API and the simulator write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…` and `simulator-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const cpuProfileFlags = (name: string) => (CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : []);
 /**
  * `built`: the API as production runs it, compiled (`npx nx run api:build`, its main in dist/), not
  * the sources under the TypeScript loader, whose compiler and caches add ~100 MiB to the RSS.
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
         ...(SETTINGS.callbacks ? { SIM_WEBHOOK_URL: `${apiUrl}/api/provider/webhooks`, SIM_CALLBACK_CONCURRENCY: String(SETTINGS.clients) } : {}),
       },
       'apps/provider-sim/src/main.ts',
-      [],
+      cpuProfileFlags('simulator'),
       /listening on http:\/\/127\.0\.0\.1:(\d+)/,
     );
     const env = {
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
 
     log('starting the API and the scheduler (child processes)…');
     // BENCH_API_NODE_OPTIONS: more flags for the API's node (e.g. --trace-gc, --heapsnapshot-signal=SIGUSR2).
-    const profiling = [...(CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
+    const profiling = [...cpuProfileFlags('api'), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
     const api = BUILT_API
       ? await startBuiltApi(children, { ...env, API_HOST: '127.0.0.1', API_PORT: String(apiPort) }, apiUrl, profiling)
       : await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API, profiling);
