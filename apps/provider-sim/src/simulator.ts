@@ -125,6 +125,7 @@ export function createProviderSimulator(options: ProviderSimulatorOptions): Prov
         callbacks.cancelPending();
         await app.close();
         await tasks.idle();
+        await callbacks.close();
       })();
       return closing;
     },
