@@ -71,6 +71,14 @@ describe('test clocks', () => {
       expect([path, refused.status, refused.body.code]).toEqual([path, 403, 'test_mode_required']);
     }
     expect((await api(m, 'GET', '/sandbox/clock')).body.data.offset_seconds).toBe(DAY);
+    // A checkout is created at its own tenant's time: the other developer's and live mode's are real time.
+    const createdAt = async (key: string) => {
+      const opened = await initializePayment(h.gateway, { key }, { amount: 1_000, email: buyer() });
+      return (await api({ key }, 'GET', `/payments/${opened.body.data.reference}`)).body.data.created_at;
+    };
+    expect(await createdAt(m.key)).toBe(at(realNow() + DAY * 1_000));
+    expect(await createdAt(other.key)).toBe(at(realNow()));
+    expect(await createdAt(live.key)).toBe(at(realNow()));
   });
 
   it('makes the rules follow it: a scheduled charge is charged, a checkout abandoned, a hold expired, a dispute lost', async () => {
@@ -112,8 +120,9 @@ describe('test clocks', () => {
     // A charge_at in real time's future but the clock's past is refused like any past date.
     const stale = await initializePayment(h.gateway, merchant, { amount: 3_000, email, authorization_code: code, charge_at: at(realNow() + DAY * 1_000) });
     expect([stale.status, stale.body.code]).toEqual([400, 'invalid_charge_at']);
-    // And a checkout opened now is not abandoned by the hours already run ahead.
+    // And a checkout opened now is created at the clock's time, so not abandoned by the hours already run ahead.
     const pending = (await initializePayment(h.gateway, merchant, { amount: 1_500, email: buyer() })).body.data.reference;
+    expect((await api(merchant, 'GET', `/payments/${pending}`)).body.data.created_at).toBe((await api(merchant, 'GET', '/sandbox/clock')).body.data.now);
     expect((await advance(merchant, HOUR)).body.data.rules_run.abandoned_payments).toBe(0);
     expect((await api(merchant, 'GET', `/payments/${pending}`)).body.data.status).toBe('pending');
   });

@@ -1,4 +1,5 @@
 import { customerByEmailCtes } from '@gateway/domain/customers';
+import { tenantTimeSql } from '@gateway/domain/test-clocks';
 import { parameterCount, preparedStatement, runStatement, shiftParameters } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { PaymentEntity } from './payment.entity';
@@ -9,13 +10,16 @@ import { type NewPayment, newPaymentValues } from './payments.repository';
 // ONE statement, so initialize needs no BEGIN and no COMMIT round trip. The payment's part, after
 // the customer's parameters: newPaymentValues ($1 developer  $2 mode  $3 reference  $4 status
 // $5 e-mail  $6 amount  $7 currency  $8 callback_url  $9 metadata  $10 splits  $11 idempotency key
-// $12 its scope  $13 request hash  $14 saved card  $15 charge_at  $16 created_at).
+// $12 its scope  $13 request hash  $14 saved card  $15 charge_at  $16 created_at). $16 is the real
+// time: the statement moves it to the tenant's (a test clock may run ahead), so initialize reads
+// no clock before it.
+const CREATED_AT = tenantTimeSql('$1::uuid', '$2::text', '$16::timestamptz');
 const PAYMENT_CTE = `new_payment AS (
     INSERT INTO payments AS p (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, amount_refunded,
         callback_url, metadata, splits, idempotency_key, idempotency_scope, request_hash, authorization_id, charge_at, created_at, updated_at)
     SELECT $1::uuid, $2::text, $3::text, $4::text, customer.id, customer.reference, $5::text, $6::numeric, $7::text, 0, $8::text, $9::jsonb, $10::jsonb,
-      $11::text, $12::text, $13::text, $14::uuid, $15::timestamptz, $16::timestamptz, $16::timestamptz
-    FROM customer
+      $11::text, $12::text, $13::text, $14::uuid, $15::timestamptz, created.at, created.at
+    FROM customer, (SELECT ${CREATED_AT} AS at) AS created
     ON CONFLICT DO NOTHING
     RETURNING ${PAYMENT_COLUMNS}
   )`;

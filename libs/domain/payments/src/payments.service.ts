@@ -167,7 +167,10 @@ export class PaymentsService {
     const amount = this.checkRequestAmount(input.amount, currency);
     const splits = parseSplits(input.splits ?? []);
     // The tenant's time (a test clock may run ahead): charge_at's lead and the abandonment delay count from it.
-    const now = await this.testClocks.now(ctx);
+    // A plain checkout (no splits, no saved card, so no charge_at) is one statement, which moves
+    // the real time to the tenant's itself: no round trip for the clock here.
+    const plain = splits.length === 0 && input.authorizationCode === undefined && input.chargeAt === undefined;
+    const now = plain ? this.clock.now() : await this.testClocks.now(ctx);
     const chargeAt = purpose === 'checkout' ? this.parseSchedule(input, requestedAt ?? now) : null;
     const fingerprint = paymentFingerprint(purpose, input, { amount, currency, splits, chargeAt });
 
@@ -194,16 +197,15 @@ export class PaymentsService {
       chargeAt,
       createdAt: now,
     };
-    // Splits and saved cards are checked first, in a transaction; a plain checkout is one statement.
-    const inserted =
-      splits.length || input.authorizationCode
-        ? await inTransaction(this.dataSource, async (manager) => {
-            await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
-            const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
-            const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
-            return this.repository.insert(manager, { ...row, customerId: customer.id, customerReference: customer.reference, authorizationId: authorization?.id ?? null });
-          })
-        : await this.insertWithCustomer(ctx, input.email, row);
+    // A plain checkout is one statement; splits and saved cards are checked first, in a transaction.
+    const inserted = plain
+      ? await this.insertWithCustomer(ctx, input.email, row)
+      : await inTransaction(this.dataSource, async (manager) => {
+          await this.subaccounts.requireActive(ctx, splits.map((s) => s.subaccount), manager);
+          const authorization = input.authorizationCode ? await this.cards.require(ctx, input.authorizationCode, input.email, manager) : null;
+          const { customer } = await this.customers.findOrCreateByEmail(ctx, input.email, manager);
+          return this.repository.insert(manager, { ...row, customerId: customer.id, customerReference: customer.reference, authorizationId: authorization?.id ?? null });
+        });
     // Null: lost a race with a concurrent request carrying the same key; continue with its payment
     // (ON CONFLICT waited for it to commit, so a read now sees it).
     if (!inserted && !idempotencyKey) throw new Error('payment insert ignored without an idempotency key (reference collision)');
