@@ -176,4 +176,22 @@ describe('callbacks in flight at once', () => {
       await receiver.close();
     }
   });
+
+  it('cancelling ends every delivery, 16 in flight at once (each listening on the one cancellation)', async () => {
+    const receiver = await holdingReceiver();
+    const tasks = new TaskTracker((error) => {
+      throw error;
+    });
+    const sender = new CallbackSender({ webhookUrl: receiver.url, retryDelaysMs: [60_000], attemptTimeoutMs: 5_000, concurrency: 16, tasks, log: () => undefined });
+    try {
+      for (let n = 1; n <= 16; n++) sender.send('sk_x', 'charge.success', { n: String(n) });
+      await until(() => receiver.arrived.length === 16);
+      sender.cancelPending();
+      await tasks.idle();
+      expect(sender.counts()).toEqual({ pending: 0, delivered: 0, failed: 0, cancelled: 16 });
+    } finally {
+      receiver.releaseAll();
+      await receiver.close();
+    }
+  });
 });

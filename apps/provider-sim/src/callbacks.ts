@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { Agent } from 'undici';
@@ -75,7 +76,7 @@ export class CallbackSender {
   private readonly slots: pLimit.Limit;
   /** Kept-alive connections to the receivers. */
   private readonly agent = new Agent();
-  private cancellation = new AbortController();
+  private cancellation = cancellationController();
   private readonly log: CallbackDelivery[] = [];
   /** Every delivery since the simulator started, by status: the log keeps only the last 500. */
   private readonly totals: Record<DeliveryStatus, number> = { pending: 0, delivered: 0, failed: 0, cancelled: 0 };
@@ -129,7 +130,7 @@ export class CallbackSender {
   /** Abandons queued deliveries and aborts the one in flight (used by reset and close). */
   cancelPending(): void {
     this.cancellation.abort();
-    this.cancellation = new AbortController();
+    this.cancellation = cancellationController();
   }
 
   private async deliver(delivery: CallbackDelivery, signature: string, cancellation: AbortSignal): Promise<void> {
@@ -216,4 +217,15 @@ class TimeoutError extends Error {
   constructor(ms: number) {
     super(`no answer within ${ms} ms`);
   }
+}
+
+/**
+ * Every delivery in flight or waiting to retry listens on the one cancellation signal: as many as
+ * SIM_CALLBACK_CONCURRENCY plus the retries, all removed when they end. Node warns of a leak past
+ * ten listeners on one signal; here they are counted by design.
+ */
+function cancellationController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
