@@ -45,7 +45,7 @@ const SETTINGS = settings({
   bareSeconds: 10,
   barePool: 40_000,
 });
-/** A directory: the API and the simulator write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…` and `simulator-…`. */
+/** A directory: the API, the simulator and the scheduler write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…`, `simulator-…`, `scheduler-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const cpuProfileFlags = (name: string) => (CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : []);
 /**
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       ? await startBuiltApi(children, { ...env, API_HOST: '127.0.0.1', API_PORT: String(apiPort) }, apiUrl, profiling)
       : await startChild(children, [], { ...env, BENCH_LISTEN_PORT: String(apiPort) }, SERVE_API, profiling);
     const apiReadyRss = rssMiB(api.child);
-    const scheduler = await startScheduler(env);
+    const scheduler = await startScheduler(env, cpuProfileFlags('scheduler'));
     children.push(scheduler.child);
     const hooksUrl = await receiver.start();
     const client = new HttpClient();
