@@ -49,6 +49,21 @@ describe('canonical webhook bodies', () => {
     expect(compareCodePoints('\uffff', '😀')).toBeLessThan(0);
   });
 
+  it('orders keys exactly as comparing their code points does, surrogates (paired or lone) included', () => {
+    const codePoints = (s: string) => Array.from(s, (c) => c.codePointAt(0) as number);
+    const byCodePoints = (a: string, b: string) => {
+      const [x, y] = [codePoints(a), codePoints(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return Math.sign(x[i] - y[i]);
+      return Math.sign(x.length - y.length);
+    };
+    // Short strings over a small alphabet meet often: shared prefixes, pairs split by the other
+    // string's end, lone lead and trail surrogates next to BMP characters above them.
+    const unit = fc.constantFrom('a', 'b', '\u00e9', '\ud7ff', '\ud83d', '\ude00', '\ude01', '\ud83e', '\ue000', '\uffff', '😀', '😁');
+    const key = fc.array(unit, { maxLength: 4 }).map((units) => units.join(''));
+    fc.assert(fc.property(key, key, (a, b) => Math.sign(compareCodePoints(a, b)) === byCodePoints(a, b)), { numRuns: 20_000, seed: 7 });
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => Math.sign(compareCodePoints(a, b)) === byCodePoints(a, b)), { numRuns: 5_000, seed: 8 });
+  });
+
   it('signs with every given secret and refuses a stale timestamp or a tampered body', () => {
     const header = signatureHeader(['new', 'old'], 1000, '{}');
     expect(header).toMatch(/^t=1000,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);

@@ -43,7 +43,11 @@ function pythonNumber(n: number): string {
 
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
+/** Printable ASCII but `"` and `\`: written as it is (most keys and values). */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function pythonString(s: string): string {
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
@@ -55,8 +59,27 @@ function pythonString(s: string): string {
   return `${out}"`;
 }
 
-/** Orders by Unicode code point, as Python compares str (a lone surrogate counts as its own value). */
+/**
+ * Orders by Unicode code point, as Python compares str (a lone surrogate counts as its own value).
+ * Compares UTF-16 units while they say the same (they do below the surrogates): every object's keys
+ * of every webhook body are sorted with it, and they are nearly always ASCII.
+ */
 export function compareCodePoints(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  for (let i = 0; i < shorter; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // The units before are equal, and a unit below the surrogates is its own code point.
+    if (x < 0xd800 && y < 0xd800) return x - y;
+    return compareAllCodePoints(a, b);
+  }
+  // A prefix in UTF-16 units is one in code points too, or ends in a lone lead surrogate where the
+  // other has a pair (a smaller value): the shorter comes first either way.
+  return a.length - b.length;
+}
+
+function compareAllCodePoints(a: string, b: string): number {
   const x = Array.from(a, (c) => c.codePointAt(0) as number);
   const y = Array.from(b, (c) => c.codePointAt(0) as number);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
