@@ -47,6 +47,8 @@ const SETTINGS = settings({
 });
 /** A directory: the API, the simulator and the scheduler write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…`, `simulator-…`, `scheduler-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** BENCH_KEEP_DATABASE=1: the run's database is left in place, to study its plans and tables afterwards (drop it by hand). */
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const cpuProfileFlags = (name: string) => (CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : []);
 /**
  * `built`: the API as production runs it, compiled (`npx nx run api:build`, its main in dist/), not
@@ -178,7 +180,8 @@ async function main(): Promise<void> {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
     await db.end().catch(() => undefined);
-    await dropTestDatabase(databaseUrl, serverUrl);
+    if (KEEP_DATABASE) log(`kept the database: ${databaseUrl}`);
+    else await dropTestDatabase(databaseUrl, serverUrl);
   }
 }
 
