@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { type EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
+import { runOnClient, runOnPool } from './statement-query';
 
 /**
  * A statement the hot paths (initialize, verify, GET payment) run by name. PostgreSQL parses it
@@ -24,15 +25,23 @@ export function preparedStatement(name: string, text: string): PreparedStatement
 /**
  * Runs `statement` on the manager's connection: the caller's transaction when the manager has one,
  * else any pooled connection. Rows come back parsed exactly as `manager.query` parses them (the
- * same pg pool and type parsers); errors are pg's own (`code` is the SQLSTATE, as
- * isRetryableTransactionError expects).
+ * same pg pool and type parsers, the row description read once per connection: statement-query.ts);
+ * errors are pg's own (`code` is the SQLSTATE, as isRetryableTransactionError expects).
  */
 export async function runStatement<R extends QueryResultRow>(manager: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
   const runner = manager.queryRunner;
   if (runner?.isReleased) throw new QueryRunnerAlreadyReleasedError();
-  const client = (runner ? await runner.connect() : (manager.connection.driver as unknown as { master: Pool }).master) as Pool | PoolClient;
-  const result = await client.query<R>({ name: statement.name, text: statement.text, values });
-  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  const call = { name: statement.name, text: statement.text, values };
+  try {
+    const result = runner
+      ? await runOnClient<R>((await runner.connect()) as PoolClient, call)
+      : await runOnPool<R>((manager.connection.driver as unknown as { master: Pool }).master, call);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  } catch (error) {
+    // As pg does for its own promises: a stack that leads back to the caller, not to the socket's read.
+    if (error instanceof Error) Error.captureStackTrace(error);
+    throw error;
+  }
 }
 
 /**
