@@ -85,6 +85,24 @@ describe('PaystackHttpProvider: transport failures map to the gateway error code
     await expect(initialize(adapterFor(`http://127.0.0.1:${port}`))).rejects.toMatchObject({ code: 'provider_error' });
   });
 
+  it('headers in time but the body stalls → gateway_timeout after about the timeout (the timeout covers the body too)', async () => {
+    const stalled = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+      response.write('{"status":true,"data":'); // …and nothing more
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      await expect(initialize(adapterFor(`http://127.0.0.1:${(stalled.address() as AddressInfo).port}`, 300))).rejects.toMatchObject({ code: 'gateway_timeout' });
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(280);
+      expect(elapsed).toBeLessThan(1_400);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise<void>((resolve) => stalled.close(() => resolve()));
+    }
+  });
+
   it('our secret refused (401) → provider_error, not a rejection the merchant could act on', async () => {
     const provider = new PaystackHttpProvider({
       accounts: { test: simulatorAccount(baseUrl, 'sk_test_wrong'), live: simulatorAccount(baseUrl, LIVE_SECRET) },
