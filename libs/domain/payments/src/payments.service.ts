@@ -195,6 +195,7 @@ export class PaymentsService {
       requestHash: fingerprint,
       authorizationId: null,
       chargeAt,
+      // On the plain path the real time: its statement adds the test clock's offset (payment-insert.statement.ts).
       createdAt: now,
     };
     // A plain checkout is one statement; splits and saved cards are checked first, in a transaction.

@@ -1,3 +1,3 @@
 export { TestClocksModule } from './test-clocks.module';
 export { TestClocksService, type TestClockReading } from './test-clocks.service';
-export { tenantTimeSql } from './tenant-time.sql';
+export { tenantTimeSql } from './test-clocks.repository';

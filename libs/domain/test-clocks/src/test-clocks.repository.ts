@@ -4,8 +4,20 @@ import { type DeveloperContext, preparedStatement, runStatement } from '@gateway
 import type { EntityManager, Repository } from 'typeorm';
 import { TestClockEntity } from './test-clock.entity';
 
-// Read by every test-mode payment's initialize: a prepared statement, not a TypeORM find.
+// Read on hot paths (a test-mode initialize with splits, a saved card or a charge_at): a prepared statement, not a TypeORM find.
 const OFFSET = preparedStatement('test-clocks.offset', `SELECT offset_seconds FROM test_clocks WHERE developer_id = $1 AND mode = 'test'`);
+
+/**
+ * The tenant's time as a SQL expression, for another module's statement that stores a new object's
+ * time without a round trip for the clock first (a plain checkout's insert): `real` (a timestamptz
+ * expression) plus the developer's offset in test mode; `real` itself in live mode or when the
+ * clock was never advanced. The arguments are SQL expressions (parameters such as `$1::uuid`), never values.
+ */
+export function tenantTimeSql(developer: string, mode: string, real: string): string {
+  return `(${real} + CASE WHEN ${mode} = 'test'
+      THEN coalesce((SELECT tc.offset_seconds FROM test_clocks tc WHERE tc.developer_id = ${developer} AND tc.mode = 'test'), 0) * interval '1 second'
+      ELSE interval '0' END)`;
+}
 
 @Injectable()
 export class TestClocksRepository {
