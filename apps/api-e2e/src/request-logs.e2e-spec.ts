@@ -108,6 +108,31 @@ describe('request logs', () => {
     }
   });
 
+  it('masks a card number after a line break or a tab, and one written as a number', async () => {
+    // In the JSON text the card follows the letter of `\n` or `\t`; 4.084084084084081e15 has no digits in a
+    // row, yet PostgreSQL would store it as 4084084084084081; a 19-digit card as a number holds more
+    // digits than the API reads (5061990000000000454 reads as 5061990000000000000). Each body alone.
+    const card = '4084084084084081';
+    const longCard = '5061990000000000454';
+    const bodies = [
+      { metadata: `{"note":"line one\\n${card}","tabbed":"\\t${card}"}`, stored: { note: 'line one\n[REDACTED]', tabbed: '\t[REDACTED]' } },
+      { metadata: '{"pan":4.084084084084081e15}', stored: { pan: '[REDACTED]' } },
+      { metadata: `{"long_pan":${longCard}}`, stored: { long_pan: 5061990000000000000 } },
+    ];
+    for (const { metadata, stored } of bodies) {
+      const res = await http(gateway.baseUrl, 'POST', '/api/v1/customers', {
+        token: merchant.key,
+        rawBody: `{"email":"escaped-${randomBytes(4).toString('hex')}@example.com","metadata":${metadata}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(201);
+      const row = await storedRow(requestIdOf(res));
+      expect(row.request_body).toMatchObject({ metadata: stored });
+      expect(row.response_body).toMatchObject({ data: { metadata: stored } });
+      for (const secret of [card, longCard]) expect(row.raw).not.toContain(secret);
+    }
+  });
+
   it("keeps a sub-account's bank account number and a new webhook endpoint's signing secret out of the log", async () => {
     const accountNumber = '0987654321';
     const subaccount = await http(gateway.baseUrl, 'POST', '/api/v1/subaccounts/', {

@@ -1,4 +1,9 @@
+import fc from 'fast-check';
+import { redactSensitive } from './redaction';
 import { MAX_STORED_BODY_BYTES, storableBody } from './stored-body';
+
+const CARD = '4084084084084081';
+const SECRET_KEY = `sk_live_${'a1B2'.repeat(6)}`;
 
 describe('storableBody', () => {
   it('stores a JSON body with its sensitive values redacted', () => {
@@ -40,7 +45,7 @@ describe('storableBody', () => {
   });
 
   it('stores a body with nothing to redact as it came, and rewrites one that needs it', () => {
-    const clean = '{"id": "cus_1", "items": [{"note": "ok"}], "big": 12345678901234567890}';
+    const clean = '{"id": "cus_1", "items": [{"note": "ok"}], "big": 9007199254740991, "small": 1.5e-7}';
     expect(storableBody(clean)).toBe(clean);
     // A secret key disguised with a \u escape, a NUL, and a sensitive key deep in an array.
     expect(storableBody('{"note":"\\u0073k_test_abcdefghijklmnopqrstuvwxyz"}')).toBe('{"note":"[REDACTED]"}');
@@ -48,6 +53,54 @@ describe('storableBody', () => {
     expect(storableBody('{"list":[{"x":{"clientSecret":"s"}}]}')).toBe('{"list":[{"x":{"clientSecret":"[REDACTED]"}}]}');
     // A card number under an ordinary key, as text and as a number.
     expect(storableBody('{"card":"4084084084084081","pan":5399838383838381}')).toBe('{"card":"[REDACTED]","pan":"[REDACTED]"}');
+  });
+
+  it('masks a card number that follows an escape, and one written as a number with an exponent', () => {
+    // In the JSON text the card follows the letter of `\n` or `\t`; in the value, a line break or a tab.
+    expect(JSON.parse(storableBody(JSON.stringify({ note: `line one\n${CARD}` })) as string)).toEqual({ note: 'line one\n[REDACTED]' });
+    expect(JSON.parse(storableBody(JSON.stringify({ note: `tab\t${CARD}` })) as string)).toEqual({ note: 'tab\t[REDACTED]' });
+    // PostgreSQL stores 4.084084084084081e15 as 4084084084084081.
+    expect(storableBody('{"pan":4.084084084084081e15}')).toBe('{"pan":"[REDACTED]"}');
+  });
+
+  it('stores a number past 2^53 as the API read it, so that no digit goes unchecked', () => {
+    // 5061990000000000451 (a 19-digit card) reads as 5061990000000000000.
+    expect(storableBody('{"pan":5061990000000000451,"big":12345678901234567890}')).toBe('{"pan":5061990000000000000,"big":12345678901234567000}');
+  });
+
+  it('stores what redactSensitive makes of the body, whether it keeps the text or rewrites it (property)', () => {
+    // Strings built from what masking looks for, next to what can hide it in the JSON text.
+    const piece = fc.constantFrom(CARD, '5399 8383 8383 8381', SECRET_KEY, '\n', '\t', '\r', '"', '\\', '/', ' ', '-', '+', '.', 'x', '7', '\u0000', '\ud800', '\udc00', 'é', '😀');
+    const text = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''));
+    const key = fc.oneof(text, fc.constantFrom('note', 'authorization_code', 'cardPin', 'metadata', '__proto__', '12'));
+    const number = fc.oneof(fc.constantFrom(4084084084084081, 5399838383838381, -4084084084084081, 1e21), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, number, fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+    }));
+    fc.assert(
+      fc.property(value, (body) => {
+        const bodyText = JSON.stringify(body);
+        const expected = JSON.parse(JSON.stringify(redactSensitive(JSON.parse(bodyText))));
+        expect(JSON.parse(storableBody(bodyText) as string)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps no card number or secret key, whatever surrounds it in the body (property)', () => {
+    // Pieces that each stand apart (joined by spaces), so every card number and key in them must go.
+    const piece = fc.constantFrom(CARD, '5399 8383 8383 8381', SECRET_KEY, `\n${CARD}`, `\t${SECRET_KEY}`, `"${CARD}"`, `\\${CARD}`, 'note', '\u0000', '\ud800', '😀');
+    const text = fc.array(piece, { maxLength: 5 }).map((pieces) => pieces.join(' '));
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, text, fc.constant(Number(CARD)), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(text, tie('value'), { maxKeys: 3 })),
+    }));
+    fc.assert(
+      fc.property(value, (body) => {
+        const stored = JSON.stringify(JSON.parse(storableBody(JSON.stringify(body)) as string));
+        for (const secret of [CARD, '5399 8383 8383 8381', SECRET_KEY]) expect(stored).not.toContain(secret);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('still cuts off nesting too deep to inspect', () => {
