@@ -176,6 +176,15 @@ describe('request logs', () => {
     expect(row.raw).not.toContain(merchant.key.slice(8));
   });
 
+  it('masks a card number the client percent-encoded in the URL path', async () => {
+    // A card number typed with spaces where a customer reference belongs, encoded by the client.
+    const res = await http(gateway.baseUrl, 'GET', `/api/v1/customers/${encodeURIComponent('4084 0840 8408 4081')}`, { token: merchant.key });
+    expect(res.status).toBe(404);
+    const row = await storedRow(requestIdOf(res));
+    expect(row.path).toBe('/api/v1/customers/[REDACTED]');
+    expect(row.raw).not.toMatch(/4084(%20| )0840/);
+  });
+
   it('logs a 404 for an unknown route, with no route pattern', async () => {
     const res = await http(gateway.baseUrl, 'GET', '/api/v1/no-such-thing/42', { token: merchant.key });
     expect(res.status).toBe(404);

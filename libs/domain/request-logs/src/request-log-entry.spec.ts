@@ -39,6 +39,18 @@ describe('toRequestLogRow', () => {
     expect(row.userAgent).toBe('tool key=[REDACTED]');
   });
 
+  it('masks a card number or key that percent-escapes spell in the path, and keeps any other path as sent', () => {
+    const key = `sk_live_${'A1b2'.repeat(8)}`;
+    expect(toRequestLogRow({ ...entry, path: '/api/v1/customers/4084%200840%208408%204081' }).path).toBe('/api/v1/customers/[REDACTED]');
+    expect(toRequestLogRow({ ...entry, path: '/api/v1/customers/%34%30%38%34084084084081' }).path).toBe('/api/v1/customers/[REDACTED]');
+    expect(toRequestLogRow({ ...entry, path: `/api/v1/customers/${key.replaceAll('_', '%5F')}` }).path).toBe('/api/v1/customers/[REDACTED]');
+    // A malformed escape elsewhere does not keep the card encoded.
+    expect(toRequestLogRow({ ...entry, path: '/api/v1/customers/%E0%A4%A/4084%200840%208408%204081' }).path).toBe('/api/v1/customers/%E0%A4%A/[REDACTED]');
+    // Nothing to hide: stored as sent, escapes and all (a NUL too: it is refused, not hidden).
+    expect(toRequestLogRow({ ...entry, path: '/api/v1/customers/ada%20lovelace%2F1' }).path).toBe('/api/v1/customers/ada%20lovelace%2F1');
+    expect(toRequestLogRow({ ...entry, path: '/api/v1/payments/PAY_%00x' }).path).toBe('/api/v1/payments/PAY_%00x');
+  });
+
   it('replaces a character the bound cuts in half instead of storing half of it', () => {
     const row = toRequestLogRow({ ...entry, userAgent: `${'a'.repeat(511)}😀` });
     expect(row.userAgent).toBe(`${'a'.repeat(511)}\ufffd`);

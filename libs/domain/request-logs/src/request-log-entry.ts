@@ -1,5 +1,5 @@
 import type { Mode } from '@gateway/contracts';
-import { toStorableText } from './redaction';
+import { REDACTED, toStorableText } from './redaction';
 import { type BodyText, storableBody } from './stored-body';
 
 /** One request to the merchant API, as the HTTP layer observed it. Headers other than the user agent are never taken. */
@@ -57,7 +57,7 @@ export function toRequestLogRow(entry: NewRequestLogEntry): RequestLogRow {
     apiKeyId: entry.apiKeyId,
     mode: entry.mode,
     method: bounded(entry.method, 16),
-    path: bounded(entry.path, MAX_PATH_CHARS),
+    path: bounded(pathToStore(entry.path), MAX_PATH_CHARS),
     route: entry.route === null ? null : bounded(entry.route, MAX_PATH_CHARS),
     statusCode: entry.statusCode,
     requestBody: storableBody(entry.requestBody),
@@ -66,6 +66,27 @@ export function toRequestLogRow(entry: NewRequestLogEntry): RequestLogRow {
     userAgent: entry.userAgent === null ? null : bounded(entry.userAgent, MAX_HEADER_CHARS),
   };
 }
+
+/**
+ * The path as sent, unless its percent-escapes spell what masking hides: a card number typed with
+ * spaces and encoded by the client (`/customers/4084%200840%208408%204081`), a key with `%5F` for
+ * `_`. Then the decoded path, which bounded() masks. Each run of escapes is decoded on its own, so
+ * a malformed one elsewhere cannot keep the rest encoded.
+ */
+function pathToStore(path: string): string {
+  if (!path.includes('%')) return path;
+  const decoded = path.replace(PERCENT_ESCAPES, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+  // Only for what masking hides: a NUL (`%00`) alone keeps the path as sent.
+  return decoded !== path && toStorableText(decoded).includes(REDACTED) ? decoded : path;
+}
+
+const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
 
 /** Masks before cutting (a cut could leave part of a secret key unrecognised), fixes up after. */
 function bounded(text: string, maxChars: number): string {
