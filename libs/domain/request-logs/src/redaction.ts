@@ -172,7 +172,7 @@ export function containsCardNumber(text: string): boolean {
  * would fail a whole batch, so they become U+FFFD.
  */
 export function toStorableText(text: string): string {
-  // Nearly every text has nothing to mask: answered by three searches instead of three rewrites.
+  // Nearly every text has nothing to mask: most are cleared by one search instead of three rewrites.
   if (!needsMasking(text)) return text;
   return toStorableCharacters(text)
     .replace(SECRET_API_KEY, REDACTED)
