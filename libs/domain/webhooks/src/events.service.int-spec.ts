@@ -98,10 +98,18 @@ describe('EventsService (outbox)', () => {
     const dispatcher = new Client({ connectionString: (dataSource.options as PostgresConnectionOptions).url });
     const seenAtWake: number[] = [];
     const deliveries = async (db: Pick<Client, 'query'>) => (await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries`)).rows[0].n as number;
+    const inFlight = new Set<Promise<unknown>>();
     await dispatcher.connect();
     try {
       // As the dispatcher does: on a wake, claim what is due. The deliveries of every commit before it must be visible.
-      dispatcher.on('notification', () => void deliveries(dispatcher).then((n) => seenAtWake.push(n)));
+      dispatcher.on('notification', () => {
+        const claim = deliveries(dispatcher).then((n) => seenAtWake.push(n));
+        inFlight.add(claim);
+        claim.then(
+          () => inFlight.delete(claim),
+          () => inFlight.delete(claim),
+        );
+      });
       await dispatcher.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
       const before = await deliveries(dispatcher);
       // Held open after the event is written: no wake may come before the commit.
@@ -122,6 +130,10 @@ describe('EventsService (outbox)', () => {
       expect(seenAtWake).toContain(before + 21);
       expect(seenAtWake.length).toBeLessThanOrEqual(21);
     } finally {
+      // A coalesced wake can still arrive after the last expectation: its query must finish before
+      // the connection closes, or it fails with "Connection terminated" in the next test.
+      dispatcher.removeAllListeners('notification');
+      await Promise.allSettled(inFlight);
       await dispatcher.end();
     }
   });
