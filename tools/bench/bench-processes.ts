@@ -168,11 +168,19 @@ export async function measureRotating(
   label: string,
   url: string,
   requests: BenchRequest[],
-  options: { once: boolean; connections: number; seconds: number; warmUpSeconds: number },
+  options: {
+    once: boolean;
+    connections: number;
+    seconds: number;
+    warmUpSeconds: number;
+    /** Runs between the warm-up and the measured load (e.g. ANALYZE, once the warm-up's rows are in). */
+    afterWarmUp?: () => Promise<unknown>;
+  },
 ): Promise<MeasuredRun> {
   const split = options.once ? Math.floor(requests.length / 4) : 0;
   const load = (name: string, list: BenchRequest[], seconds: number) => loadRotating(name, url, list, { connections: options.connections, durationSeconds: seconds, once: options.once });
   const warm = failOnErrors(await load(`warm-up ${label}`, options.once ? requests.slice(0, split) : requests, options.warmUpSeconds));
+  await options.afterWarmUp?.();
   const before = cpuMs(server);
   const result = failOnErrors(await load(label, options.once ? requests.slice(split) : requests, options.seconds));
   const cpuUs = (cpuMs(server) - before) * 1000;

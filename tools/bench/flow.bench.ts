@@ -44,6 +44,11 @@ const SETTINGS = settings({
   callbacks: 1,
   bareSeconds: 10,
   barePool: 40_000,
+  /**
+   * 1: ANALYZE the database a second before the measured window, so the plans measured are those
+   * of a live database's statistics (0: keep the empty tables' statistics; see analyzeBeforeMeasuring).
+   */
+  analyzeAfterWarmUp: 1,
 });
 /** A directory: the API, the simulator and the scheduler write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…`, `simulator-…`, `scheduler-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
@@ -143,12 +148,15 @@ async function main(): Promise<void> {
     let cpuAtStart = { api: 0, sim: 0, scheduler: 0, machine: machineCpuMs(), bench: process.cpuUsage() };
     const simUrl = `http://127.0.0.1:${sim.port}`;
     let callbacksAtStart = callbackCounts(simUrl, secrets.test);
+    const analyzed = SETTINGS.analyzeAfterWarmUp ? analyzeBeforeMeasuring(db, measureFrom) : Promise.resolve(null);
+    analyzed.catch(() => undefined); // awaited after the flows: a failure is thrown there, with the clean-up
     const startCpu = setTimeout(() => {
       cpuAtStart = { api: cpuMs(api.child), sim: cpuMs(sim.child), scheduler: cpuMs(scheduler.child), machine: machineCpuMs(), bench: process.cpuUsage() };
       callbacksAtStart = callbackCounts(simUrl, secrets.test);
     }, measureFrom - Date.now());
     const results = await runFlows(client, apiUrl, merchants, measureFrom, stopAt);
     clearTimeout(startCpu);
+    const statistics = await analyzed;
     const [before, after] = [await callbacksAtStart, await callbackCounts(simUrl, secrets.test)];
     const callbacks = { delivered: after.delivered - before.delivered, failed: after.failed - before.failed, pending: after.pending };
     const apiCpu = cpuMs(api.child) - cpuAtStart.api;
@@ -175,7 +183,7 @@ async function main(): Promise<void> {
     // A baseline that fails (its SQL or server out of step with the schema) is reported as such; the flow's figures still stand.
     const bare = await runBareBaselines(children, databaseUrl, merchants, barePayments).catch((error: Error) => [{ label: 'bare initialize and verify', failed: error.message }]);
 
-    report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, callbacks, bare, ledger, loadBefore, loadAfter: loadavg() });
+    report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, callbacks, bare, ledger, statistics, loadBefore, loadAfter: loadavg() });
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
@@ -183,6 +191,33 @@ async function main(): Promise<void> {
     if (KEEP_DATABASE) log(`kept the database: ${databaseUrl}`);
     else await dropTestDatabase(databaseUrl, serverUrl);
   }
+}
+
+interface AnalyzeRun {
+  /** The server's autovacuum setting: 'off' on a machine that keeps its statistics frozen. */
+  autovacuum: string;
+  ms: number;
+  /** Whether ANALYZE finished before the measured window began. */
+  beforeWindow: boolean;
+}
+
+/**
+ * ANALYZE, a second before the measured window. The database starts empty: without it, every
+ * plan is made on empty tables' statistics, among them the foreign-key checks' (planned once per
+ * connection), which then read a whole table for every row they check (ledger_postings,
+ * payment_authorizations). On a live database the statistics are of tables with many rows:
+ * autovacuum (on by default, in the embedded server and the docker image alike) analyzes a table
+ * as it grows, and plans made before are replanned. This machine's PostgreSQL runs with
+ * autovacuum off, so the bench does once, after the warm-up's rows are in, what autovacuum does
+ * as tables grow.
+ */
+async function analyzeBeforeMeasuring(db: Client, measureFrom: number): Promise<AnalyzeRun> {
+  await new Promise((done) => setTimeout(done, Math.max(0, measureFrom - 1000 - Date.now())));
+  const started = performance.now();
+  await db.query('ANALYZE');
+  const ms = performance.now() - started;
+  const { rows } = await db.query<{ autovacuum: string }>('SHOW autovacuum');
+  return { autovacuum: rows[0].autovacuum, ms, beforeWindow: Date.now() <= measureFrom };
 }
 
 /** The bare Fastify + pg server (tools/bench/baseline) under autocannon: initialize's and verify's SQL alone. */
@@ -395,6 +430,8 @@ interface Report {
   callbacks: { delivered: number; failed: number; pending: number };
   bare: Array<MeasuredRun | { label: string; failed: string }>;
   ledger: unknown[];
+  /** null: not analyzed (BENCH_ANALYZE_AFTER_WARM_UP=0). */
+  statistics: AnalyzeRun | null;
   loadBefore: number[];
   loadAfter: number[];
 }
@@ -411,6 +448,12 @@ function report(r: Report): void {
   console.log(
     `\nFull payment flow: ${SETTINGS.clients} clients, ${SETTINGS.merchants} merchants, ${SETTINGS.seconds} s measured after ${SETTINGS.warmUpSeconds} s warm-up; ` +
       `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; API ${BUILT_API ? 'built (dist/)' : 'from the sources (TypeScript loader)'}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
+  );
+  const st = r.statistics;
+  console.log(
+    st
+      ? `Statistics: ANALYZE a second before the measured window (${st.ms.toFixed(0)} ms${st.beforeWindow ? '' : ', ending inside the window'}); autovacuum on this server: ${st.autovacuum}`
+      : 'Statistics: not analyzed after the warm-up (plans made on empty tables, as on a server with autovacuum off)',
   );
   console.log('\n| measure | value |');
   console.log('|---|---|');

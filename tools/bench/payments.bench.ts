@@ -37,6 +37,12 @@ const AMOUNT = '5000.00';
 /** Comma-separated scenario ids to run (initialize, verify, hot, get, bare, pgbench): for profiling one. */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (id: string) => !ONLY || ONLY.includes(id);
+/**
+ * BENCH_ANALYZE_AFTER_WARM_UP=0: measure on the statistics taken while the tables that verify and
+ * initialize fill were empty (see analyzeBeforeMeasuring in flow.bench.ts). By default every
+ * scenario's warm-up is followed by ANALYZE, as autovacuum would have run on a live database.
+ */
+const ANALYZE_AFTER_WARM_UP = process.env.BENCH_ANALYZE_AFTER_WARM_UP !== '0';
 /** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`). */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
@@ -92,14 +98,14 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${m.key}` },
       body: JSON.stringify({ amount: 5000, email: m.email }),
     }));
-    if (runs('initialize')) rows.push(await measure(api.child, 'API initialize (64 merchants)', apiUrl, initializeRequests, false));
-    if (runs('verify')) rows.push(await measure(api.child, 'API verify, spread wallets', apiUrl, apiSpread.map(asApi), true));
-    if (runs('hot')) rows.push(await measure(api.child, 'API verify, ONE hot wallet', apiUrl, apiHot.map(asApi), true));
+    if (runs('initialize')) rows.push(await measure(db, api.child, 'API initialize (64 merchants)', apiUrl, initializeRequests, false));
+    if (runs('verify')) rows.push(await measure(db, api.child, 'API verify, spread wallets', apiUrl, apiSpread.map(asApi), true));
+    if (runs('hot')) rows.push(await measure(db, api.child, 'API verify, ONE hot wallet', apiUrl, apiHot.map(asApi), true));
     // GET the verified payments (success, with their saved card), spread over the merchants.
     const readable = apiSpread.slice(0, 2_000);
     if (runs('get'))
       rows.push(
-        await measure(api.child, 'API GET payment', apiUrl, readable.map((p) => ({ method: 'GET', path: `/api/v1/payments/${p.reference}`, headers: { authorization: `Bearer ${keyOf.get(p.developerId) as string}` } })), false),
+        await measure(db, api.child, 'API GET payment', apiUrl, readable.map((p) => ({ method: 'GET', path: `/api/v1/payments/${p.reference}`, headers: { authorization: `Bearer ${keyOf.get(p.developerId) as string}` } })), false),
     );
     await stopChild(api.child);
 
@@ -119,10 +125,10 @@ async function main(): Promise<void> {
         headers: { 'x-developer-id': m.developerId },
         body: JSON.stringify({ amount: 5000, email: m.email }),
       }));
-      rows.push(await measure(bare.child, 'bare initialize (64 merchants)', bareUrl, bareInitialize, false));
-      rows.push(await measure(bare.child, 'bare GET payment', bareUrl, readable.map((p) => ({ method: 'GET', path: `/payments/${p.reference}`, headers: { 'x-developer-id': p.developerId } })), false));
-      rows.push(await measure(bare.child, 'bare verify, spread wallets', bareUrl, bareSpread.map(asBare), true));
-      rows.push(await measure(bare.child, 'bare verify, ONE hot wallet', bareUrl, bareHot.map(asBare), true));
+      rows.push(await measure(db, bare.child, 'bare initialize (64 merchants)', bareUrl, bareInitialize, false));
+      rows.push(await measure(db, bare.child, 'bare GET payment', bareUrl, readable.map((p) => ({ method: 'GET', path: `/payments/${p.reference}`, headers: { 'x-developer-id': p.developerId } })), false));
+      rows.push(await measure(db, bare.child, 'bare verify, spread wallets', bareUrl, bareSpread.map(asBare), true));
+      rows.push(await measure(db, bare.child, 'bare verify, ONE hot wallet', bareUrl, bareHot.map(asBare), true));
       await stopChild(bare.child);
     }
 
@@ -132,6 +138,7 @@ async function main(): Promise<void> {
     ] as const;
     for (const [label, prefix, sequence] of runs('pgbench') ? pgbenchCases : []) {
       await runPgbench(databaseUrl, { connections: CONNECTIONS, seconds: WARM_UP_SECONDS, prefix, sequence });
+      await analyze(db);
       rows.push({ label, ...(await runPgbench(databaseUrl, { connections: CONNECTIONS, seconds: SECONDS, prefix, sequence })) });
     }
     for (const sequence of ['bench_pgbench_spread', 'bench_pgbench_hot']) {
@@ -150,14 +157,24 @@ async function main(): Promise<void> {
 }
 
 /** Warm-up, then the measured run (verify: each prepared payment used once). */
-async function measure(server: ChildProcess, label: string, url: string, requests: BenchRequest[], once: boolean): Promise<Row> {
-  const result = await measureRotating(server, label, url, requests, { once, connections: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS });
+async function measure(db: Client, server: ChildProcess, label: string, url: string, requests: BenchRequest[], once: boolean): Promise<Row> {
+  const result = await measureRotating(server, label, url, requests, {
+    once,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmUpSeconds: WARM_UP_SECONDS,
+    afterWarmUp: () => analyze(db),
+  });
   log(`${label}: ${result.rps} req/s`);
   return result;
 }
 
+async function analyze(db: Client): Promise<void> {
+  if (ANALYZE_AFTER_WARM_UP) await db.query('ANALYZE');
+}
+
 function report(rows: Row[], ledgerViolations: unknown[]): void {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case`);
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up${ANALYZE_AFTER_WARM_UP ? ' and ANALYZE' : ' (no ANALYZE after it)'}, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case`);
   console.log('\n| scenario | req/s | p50 ms | p99 ms | server process CPU µs/req | non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
