@@ -1,13 +1,13 @@
 import { VERIFY_TRANSACTION_SQL } from '../baseline/verify-sql';
 
 /**
- * A pgbench script (run with `-M extended`, so `:name` becomes a bound parameter like node-postgres
- * sends) doing one successful verify per transaction: the read of the next prepared payment
+ * A pgbench script (run with `-M prepared`, so `:name` becomes a bound parameter of a named statement,
+ * as the gateway sends its hot statements) doing one successful verify per transaction: the read of the next prepared payment
  * (`:prefix` + nextval(`:sequence`), which also computes the values the gateway computes in
  * JavaScript), then BEGIN, the verify transaction's statements exactly as in
  * baseline/verify-sql.ts, COMMIT.
  *
- *   pgbench -n -M extended -c 32 -j 2 -T 10 -D prefix=PGS_ -D sequence=bench_pgbench_spread -f verify.sql <database>
+ *   pgbench -n -M prepared -c 32 -j 2 -T 10 -D prefix=PGS_ -D sequence=bench_pgbench_spread -f verify.sql <database>
  */
 export function pgbenchVerifyScript(): string {
   const read = `SELECT p.id AS payment_id, p.id AS source_id, p.developer_id, p.mode, p.customer_id, p.email, p.currency, p.reference,
