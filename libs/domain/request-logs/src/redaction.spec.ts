@@ -159,6 +159,28 @@ describe('redactSensitive', () => {
     expect(body).toEqual(copy);
   });
 
+  it('gives back the value it was given when nothing in it needs hiding, and copies only what changes', () => {
+    const clean = { amount: 5000, customer: { email: 'a@example.com' }, items: [1, 'two', null] };
+    expect(redactSensitive(clean)).toBe(clean);
+
+    const body = { first: 1, customer: { email: 'a@example.com' }, pin: '1234', last: ['4084084084084081', 'x'], after: true };
+    const result = redactSensitive(body) as typeof body;
+    expect(JSON.stringify(result)).toBe('{"first":1,"customer":{"email":"a@example.com"},"pin":"[REDACTED]","last":["[REDACTED]","x"],"after":true}');
+    expect(result.customer).toBe(body.customer);
+    expect(body.pin).toBe('1234');
+    expect(body.last[0]).toBe('4084084084084081');
+  });
+
+  it('asks for the body to be rewritten when a number holds more digits than it can keep, though nothing changed', () => {
+    const rewrite = { needed: false };
+    const body = { count: 12, big: 12345678901234567000 };
+    expect(redactSensitive(body, rewrite)).toBe(body);
+    expect(rewrite.needed).toBe(true);
+    const small = { needed: false };
+    redactSensitive({ count: Number.MAX_SAFE_INTEGER }, small);
+    expect(small.needed).toBe(false);
+  });
+
   it('keeps a "__proto__" key as a plain key and still redacts below it', () => {
     const body = JSON.parse(`{"__proto__": {"password": "${CANARY}", "x": 1}}`) as unknown;
     const result = redactSensitive(body) as Record<string, unknown>;

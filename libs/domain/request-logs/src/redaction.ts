@@ -89,45 +89,61 @@ function judgeKey(key: string): boolean {
 }
 
 /**
- * Whether redactSensitive would change anything in a parsed JSON value: the check, case for case,
- * without building the copy, so that a body with nothing to hide is stored as the text it came as.
- * It reads the decoded values, never the JSON text: an escape (`"\n4084…"`) changes what precedes
- * a card number, and a number written `4.084084084084081e15` is a card number once parsed.
+ * Returns a parsed JSON value in which the value of every sensitive key, at any depth and inside
+ * arrays, is `[REDACTED]` — whatever its type (an object under `secret` is hidden whole) — and
+ * every string and key has passed toStorableText. The input is never modified: an object or array
+ * in which something changes is copied, and one in which nothing does is returned as it is, so a
+ * body with nothing to hide comes back identical (`===`) to the one given.
+ *
+ * `rewrite.needed` is set when the value cannot be stored as the text it was parsed from although
+ * nothing in it changed: a number past 2^53 holds digits in the text that the parsed number lost
+ * (and PostgreSQL would keep them all), so the body must be stored as the API read it, every
+ * stored digit checked.
  */
-export function needsRedaction(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return needsMasking(value);
-  // Past 2^53 the text holds digits the parsed number lost (PostgreSQL would keep them all):
-  // rewritten, the body stores the digits checked here.
-  if (typeof value === 'number') return Math.abs(value) > Number.MAX_SAFE_INTEGER || containsCardNumber(String(value));
-  if (value === null || typeof value !== 'object') return false;
-  if (depth >= MAX_REDACTION_DEPTH) return true;
-  if (Array.isArray(value)) return value.some((item) => needsRedaction(item, depth + 1));
-  for (const key in value) {
-    if (isSensitiveKey(key) || needsMasking(key) || needsRedaction((value as Record<string, unknown>)[key], depth + 1)) return true;
-  }
-  return false;
-}
-
-/**
- * Returns a copy of a parsed JSON value in which the value of every sensitive key, at any depth
- * and inside arrays, is `[REDACTED]` — whatever its type (an object under `secret` is hidden
- * whole). The input is not modified. Every string and key also passes toStorableText.
- */
-export function redactSensitive(value: unknown, depth = 0): unknown {
+export function redactSensitive(value: unknown, rewrite: { needed: boolean } = { needed: false }, depth = 0): unknown {
   if (typeof value === 'string') return toStorableText(value);
-  if (typeof value === 'number') return containsCardNumber(String(value)) ? REDACTED : value;
+  if (typeof value === 'number') {
+    if (Math.abs(value) > Number.MAX_SAFE_INTEGER) rewrite.needed = true;
+    return containsCardNumber(String(value)) ? REDACTED : value;
+  }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_REDACTION_DEPTH) return TOO_DEEP;
-  if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
-  const copy: Record<string, unknown> = {};
-  for (const key in value) {
-    const storedKey = toStorableText(key);
-    const item = isSensitiveKey(key) ? REDACTED : redactSensitive((value as Record<string, unknown>)[key], depth + 1);
-    // Assigning "__proto__" would set the copy's prototype: that one key is defined instead.
-    if (storedKey === '__proto__') Object.defineProperty(copy, storedKey, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[storedKey] = item;
+  if (Array.isArray(value)) return redactItems(value, rewrite, depth);
+  return redactEntries(value as Record<string, unknown>, rewrite, depth);
+}
+
+function redactItems(items: unknown[], rewrite: { needed: boolean }, depth: number): unknown[] {
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = redactSensitive(items[i], rewrite, depth + 1);
+    if (copy === undefined && item !== items[i]) copy = items.slice(0, i);
+    copy?.push(item);
   }
-  return copy;
+  return copy ?? items;
+}
+
+function redactEntries(entries: Record<string, unknown>, rewrite: { needed: boolean }, depth: number): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in entries) {
+    const storedKey = toStorableText(key);
+    const item = isSensitiveKey(key) ? REDACTED : redactSensitive(entries[key], rewrite, depth + 1);
+    if (copy === undefined && (storedKey !== key || item !== entries[key])) {
+      // The first change: the entries before this one are unchanged, and copied as they are.
+      copy = {};
+      for (const earlier in entries) {
+        if (earlier === key) break;
+        defineEntry(copy, earlier, entries[earlier]);
+      }
+    }
+    if (copy !== undefined) defineEntry(copy, storedKey, item);
+  }
+  return copy ?? entries;
+}
+
+/** Assigning "__proto__" would set the copy's prototype: that one key is defined instead. */
+function defineEntry(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** A secret API key anywhere in a text: pasted into metadata, a note, or a URL path. */

@@ -1,4 +1,4 @@
-import { needsRedaction, redactSensitive } from './redaction';
+import { redactSensitive } from './redaction';
 
 /** Bodies larger than this are not stored; a marker with their size is stored instead. */
 export const MAX_STORED_BODY_BYTES = 64 * 1024;
@@ -33,8 +33,12 @@ export function storableBody(body: BodyText): string | null {
   } catch {
     return null;
   }
-  // Most bodies hold nothing to redact or repair: store their text as it came (the column is
-  // jsonb, so the database keeps the same value either way) instead of rebuilding and
-  // re-serializing a copy on every request.
-  return needsRedaction(parsed) ? JSON.stringify(redactSensitive(parsed)) : text;
+  // Most bodies hold nothing to redact or repair: redactSensitive gives them back as they are, and
+  // their text is stored as it came (the column is jsonb, so the database keeps the same value
+  // either way) instead of a re-serialized copy. The check reads the decoded values, never the
+  // JSON text: an escape (`"\n4084…"`) changes what precedes a card number, and a number written
+  // `4.084084084084081e15` is a card number once parsed.
+  const rewrite = { needed: false };
+  const stored = redactSensitive(parsed, rewrite);
+  return stored === parsed && !rewrite.needed ? text : JSON.stringify(stored);
 }
