@@ -53,6 +53,34 @@ describe('portal sign-in: sessions, cookies and CSRF', () => {
     }
   });
 
+  it('hashes a password again at the cost the operator set since, when its owner signs in, keeping the sessions', async () => {
+    const email = await staffUser();
+    const stored = async () => (await query<{ password_hash: string; password_changed_at: Date }>('SELECT password_hash, password_changed_at FROM users WHERE email = $1', [email]))[0];
+    const signedIn = new PortalClient(gateway.baseUrl);
+    expect((await signedIn.login(email)).status).toBe(200);
+    const before = await stored();
+    // The tests' cost (testConfig): OWASP's 7 MiB with 5 passes.
+    expect(before.password_hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
+
+    const raised = await startGateway({ PORTAL_PASSWORD_HASH_MEMORY_KIB: '19456', PORTAL_PASSWORD_HASH_ITERATIONS: '2', PORTAL_PASSWORD_HASH_PARALLELISM: '1' });
+    try {
+      expect((await new PortalClient(raised.baseUrl).login(email, 'not the password at all')).status).toBe(401);
+      expect(await stored()).toEqual(before);
+
+      expect((await new PortalClient(raised.baseUrl).login(email)).status).toBe(200);
+      const after = await stored();
+      expect(after.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(after.password_changed_at).toEqual(before.password_changed_at);
+      // The password did not change: a session made before stays signed in.
+      expect((await signedIn.get('/api/portal/me')).status).toBe(200);
+      // Once at the configured cost, a sign-in leaves the hash alone.
+      expect((await new PortalClient(raised.baseUrl).login(email)).status).toBe(200);
+      expect((await stored()).password_hash).toBe(after.password_hash);
+    } finally {
+      await raised.close();
+    }
+  });
+
   it('answers an unknown e-mail and a wrong password with the same 401 body', async () => {
     const email = await staffUser();
     const unknown = await new PortalClient(gateway.baseUrl).login(uniqueEmail('nobody'), PORTAL_PASSWORD);

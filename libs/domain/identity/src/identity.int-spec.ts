@@ -86,6 +86,20 @@ describe('portal identity', () => {
       expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
       expect(rows[0].password_hash).not.toContain(PASSWORD);
     });
+
+    it("never puts back a password changed while a sign-in was upgrading the old one's hash", async () => {
+      const users = app.get(UsersService);
+      const { id } = await users.createPlatformUser({ email: 'login-race@example.com', name: 'Race', password: PASSWORD, platformRole: 'admin' });
+      const hashOf = async () => ((await app.get(DataSource).query('SELECT password_hash FROM users WHERE id = $1', [id])) as Array<{ password_hash: string }>)[0].password_hash;
+      const old = await hashOf();
+      // The sign-in read `old` and checked the old password; the change commits before its upgrade.
+      await users.setPassword(id, 'a brand new passphrase');
+      const changed = await hashOf();
+      await users.replacePasswordHash(id, old, '$argon2id$v=19$m=19456,t=2,p=1$of-the-old-password');
+      expect(await hashOf()).toBe(changed);
+      expect(await login.verifyPassword('login-race@example.com', 'a brand new passphrase')).toBe(id);
+      await expect(login.verifyPassword('login-race@example.com', PASSWORD)).rejects.toMatchObject({ code: 'authentication_failed' });
+    });
   });
 
   describe('sessions', () => {

@@ -31,11 +31,16 @@ export class LoginService {
     await this.throttle.assertNotLocked(email);
     const user = await this.users.findByEmail(email);
     const ok = await this.hasher.verify(user?.passwordHash ?? null, password);
-    if (!user || !ok) {
+    // `ok` is never true without a stored hash; testing for it too types it for the upgrade below.
+    if (!user?.passwordHash || !ok) {
       await this.throttle.recordFailure(email);
       throw new DomainError('authentication_failed', INVALID_CREDENTIALS_MESSAGE);
     }
     await this.throttle.reset(email);
+    // A hash made before the operator changed the cost is made again at the new one, now that the
+    // password is at hand: the only moment it is.
+    const upgraded = await this.hasher.upgrade(user.passwordHash, password);
+    if (upgraded) await this.users.replacePasswordHash(user.id, user.passwordHash, upgraded);
     return user.id;
   }
 }

@@ -43,6 +43,11 @@ export class UsersRepository {
     await this.users.update({ id }, { passwordHash, passwordChangedAt: changedAt });
   }
 
+  /** Swaps the password hash for another of the same password, only while it is still `current`. */
+  async replacePasswordHash(id: string, current: string, replacement: string): Promise<void> {
+    await this.users.update({ id, passwordHash: current }, { passwordHash: replacement });
+  }
+
   /** Deletes the user; ON DELETE CASCADE takes their membership, TOTP, sessions and link tokens along. */
   async delete(id: string, manager: EntityManager = this.users.manager): Promise<void> {
     await manager.delete(UserEntity, { id });

@@ -70,6 +70,14 @@ export class UsersService {
     await this.users.markEmailVerified(userId, this.clock.now());
   }
 
+  /**
+   * The same password's hash at another cost, unless the password changed meanwhile (its hash is no
+   * longer `current`). Sessions stay: the password did not change.
+   */
+  async replacePasswordHash(userId: string, current: string, replacement: string): Promise<void> {
+    await this.users.replacePasswordHash(userId, current, replacement);
+  }
+
   /** @throws validation_error (password policy) */
   async setPassword(userId: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);

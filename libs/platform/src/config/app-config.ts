@@ -41,8 +41,11 @@ export interface AppConfig {
     loginMaxFailures: number;
     loginLockoutMinutes: number;
     totpLockoutMinutes: number;
-    /** argon2 hashes running at once, and how many more may wait before sign-in is refused (503). */
-    passwordHashing: { concurrency: number; maxWaiting: number };
+    /**
+     * argon2 hashes running at once, and how many more may wait before sign-in is refused (503);
+     * the cost of each new hash (argon2id's memory in KiB, passes and lanes).
+     */
+    passwordHashing: { concurrency: number; maxWaiting: number; memoryKiB: number; iterations: number; parallelism: number };
   };
   /** Withdrawals above these amounts need a TOTP code; a currency not listed always does. */
   largeWithdrawalThresholds: Partial<Record<Currency, string>>;
@@ -170,6 +173,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (c.REFUND_RESUBMIT_AFTER_SECONDS * 1000 <= c.PROVIDER_TIMEOUT_MS) {
     throw new ConfigError('REFUND_RESUBMIT_AFTER_SECONDS', `is invalid (must be longer than PROVIDER_TIMEOUT_MS, ${c.PROVIDER_TIMEOUT_MS} ms)`);
   }
+  // OWASP's cheapest argon2id profiles trade memory for passes at a constant product (7 MiB × 5
+  // passes … 46 MiB × 1): less than the weakest of them makes guessing a stolen hash cheaper.
+  if (c.PORTAL_PASSWORD_HASH_MEMORY_KIB * c.PORTAL_PASSWORD_HASH_ITERATIONS < MINIMUM_HASH_WORK_KIB) {
+    throw new ConfigError(
+      'PORTAL_PASSWORD_HASH_ITERATIONS',
+      `is invalid (memory × passes must be at least ${MINIMUM_HASH_WORK_KIB} KiB, e.g. 19456 KiB × 2 or 7168 KiB × 5)`,
+    );
+  }
   return {
     env: c.NODE_ENV,
     logLevel: c.LOG_LEVEL,
@@ -217,7 +228,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       loginMaxFailures: c.PORTAL_LOGIN_MAX_FAILURES,
       loginLockoutMinutes: c.PORTAL_LOGIN_LOCKOUT_MINUTES,
       totpLockoutMinutes: c.TOTP_LOCKOUT_MINUTES,
-      passwordHashing: passwordHashing(c.PORTAL_PASSWORD_HASH_CONCURRENCY, c.PORTAL_PASSWORD_HASH_QUEUE),
+      passwordHashing: {
+        ...passwordHashing(c.PORTAL_PASSWORD_HASH_CONCURRENCY, c.PORTAL_PASSWORD_HASH_QUEUE),
+        memoryKiB: c.PORTAL_PASSWORD_HASH_MEMORY_KIB,
+        iterations: c.PORTAL_PASSWORD_HASH_ITERATIONS,
+        parallelism: c.PORTAL_PASSWORD_HASH_PARALLELISM,
+      },
     },
     largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
     settlements: {
@@ -307,13 +323,16 @@ function exportStorage(c: RawConfig): ExportStorageConfig {
   };
 }
 
+/** OWASP's floor for argon2id's memory (KiB) times its passes: 7 MiB × 5, its cheapest profile. */
+const MINIMUM_HASH_WORK_KIB = 7_168 * 5;
+
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 /**
  * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which
  * also serves file and DNS work: by default one hash per core, leaving at least one thread free.
  */
-function passwordHashing(concurrency: number | undefined, maxWaiting: number | undefined): AppConfig['portal']['passwordHashing'] {
+function passwordHashing(concurrency: number | undefined, maxWaiting: number | undefined): { concurrency: number; maxWaiting: number } {
   const running = concurrency ?? Math.max(1, Math.min(availableParallelism(), 3));
   return { concurrency: running, maxWaiting: maxWaiting ?? 2 * running };
 }

@@ -110,6 +110,12 @@ export const configSchema = z.object({
   // wait (default: twice the concurrency), and beyond that sign-in answers 503 at once.
   PORTAL_PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PORTAL_PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
+  // The cost of each argon2id hash (docs/portal-api.md). The defaults are RFC 9106's second
+  // recommendation (64 MiB, 3 passes, 4 lanes); OWASP's cheaper equivalents (e.g. 19 MiB with 2
+  // passes, 7 MiB with 5, one lane) suit small machines. Below OWASP's floor is refused (loadConfig).
+  PORTAL_PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(7_168).max(1_048_576).default(65_536),
+  PORTAL_PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(64).default(3),
+  PORTAL_PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
   // Settlements (withdrawals to the account's bank) above these amounts need two different
   // approvers; auto-settlement runs at AUTO_SETTLEMENT_TIME (UTC), weekly ones on its weekday,
   // keeps the minimum balance in the wallet, and approves itself up to the auto-approve limit.

@@ -27,6 +27,12 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     PROVIDER_TEST_SECRET_KEY: 'sk_test_no_provider',
     PROVIDER_LIVE_SECRET_KEY: 'sk_live_no_provider',
     PROVIDER_TIMEOUT_MS: '5000',
+    // OWASP's cheapest argon2id profile (7 MiB, 5 passes, one lane): a real hash at a cost an
+    // operator may choose, about a twentieth of the default's CPU. The suites sign in hundreds of
+    // times; at the default (64 MiB, 3 passes, 4 lanes) that was a fifth of their CPU.
+    PORTAL_PASSWORD_HASH_MEMORY_KIB: '7168',
+    PORTAL_PASSWORD_HASH_ITERATIONS: '5',
+    PORTAL_PASSWORD_HASH_PARALLELISM: '1',
     ...overrides,
   });
 }
