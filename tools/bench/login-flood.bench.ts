@@ -114,8 +114,9 @@ async function main(): Promise<void> {
         await sleep(WARM_UP_SECONDS * 1000);
         const samples = await sampleRealUser(baseUrl, csrf, email);
         const flooded = flood ? await flood.stop() : undefined;
-        const { concurrency, maxWaiting } = config.portal.passwordHashing;
-        rows.push(row(scenario.label, samples, flooded, `${config.rateLimits.portalAuthPerMinute}/min, ${concurrency} hashing + ${maxWaiting} waiting`));
+        const { concurrency, maxWaiting, memoryKiB, iterations, parallelism } = config.portal.passwordHashing;
+        const settings = `${config.rateLimits.portalAuthPerMinute}/min, ${concurrency} hashing + ${maxWaiting} waiting, argon2id ${memoryKiB} KiB × ${iterations} × ${parallelism}`;
+        rows.push(row(scenario.label, samples, flooded, settings));
       } finally {
         await app.close();
       }
