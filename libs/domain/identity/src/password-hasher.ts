@@ -14,8 +14,6 @@ import { APP_CONFIG, type AppConfig, BoundedConcurrency, ConcurrencyQueueFullErr
  */
 export const DUMMY_HASH = '$argon2id$v=19$m=65536,t=3,p=4$r9l1LL8wkVqqiQ+LUKaEmQ$BxRPJHjdoseVvMkksf/2n8FImH4zDjyx+m1uRk75QxE';
 
-type HashOptions = argon2.Options & { type: typeof argon2.argon2id };
-
 /**
  * Password hashing and checking, argon2id at the configured cost. Verifying against a missing user
  * runs the very same argon2 check on a hash of that cost, so the answer costs as long and ends the
@@ -28,7 +26,7 @@ type HashOptions = argon2.Options & { type: typeof argon2.argon2id };
 @Injectable()
 export class PasswordHasher {
   private readonly slots: BoundedConcurrency;
-  private readonly options: HashOptions;
+  private readonly options: argon2.Options;
   /** DUMMY_HASH, or for another cost one made at start-up (in the background) with it. */
   private readonly dummy: Promise<string>;
 

@@ -228,12 +228,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       loginMaxFailures: c.PORTAL_LOGIN_MAX_FAILURES,
       loginLockoutMinutes: c.PORTAL_LOGIN_LOCKOUT_MINUTES,
       totpLockoutMinutes: c.TOTP_LOCKOUT_MINUTES,
-      passwordHashing: {
-        ...passwordHashing(c.PORTAL_PASSWORD_HASH_CONCURRENCY, c.PORTAL_PASSWORD_HASH_QUEUE),
-        memoryKiB: c.PORTAL_PASSWORD_HASH_MEMORY_KIB,
-        iterations: c.PORTAL_PASSWORD_HASH_ITERATIONS,
-        parallelism: c.PORTAL_PASSWORD_HASH_PARALLELISM,
-      },
+      passwordHashing: passwordHashing(c),
     },
     largeWithdrawalThresholds: c.LARGE_WITHDRAWAL_THRESHOLD,
     settlements: {
@@ -332,9 +327,15 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
  * argon2 runs on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), which
  * also serves file and DNS work: by default one hash per core, leaving at least one thread free.
  */
-function passwordHashing(concurrency: number | undefined, maxWaiting: number | undefined): { concurrency: number; maxWaiting: number } {
-  const running = concurrency ?? Math.max(1, Math.min(availableParallelism(), 3));
-  return { concurrency: running, maxWaiting: maxWaiting ?? 2 * running };
+function passwordHashing(c: RawConfig): AppConfig['portal']['passwordHashing'] {
+  const running = c.PORTAL_PASSWORD_HASH_CONCURRENCY ?? Math.max(1, Math.min(availableParallelism(), 3));
+  return {
+    concurrency: running,
+    maxWaiting: c.PORTAL_PASSWORD_HASH_QUEUE ?? 2 * running,
+    memoryKiB: c.PORTAL_PASSWORD_HASH_MEMORY_KIB,
+    iterations: c.PORTAL_PASSWORD_HASH_ITERATIONS,
+    parallelism: c.PORTAL_PASSWORD_HASH_PARALLELISM,
+  };
 }
 
 /**
