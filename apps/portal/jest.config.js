@@ -15,7 +15,10 @@ module.exports = {
   // The browser tests boot the real API on a fresh database, as apps/api-e2e does: one per worker
   // (libs/platform/src/testing/worker-databases.ts). The setup also names the directory of the
   // run's one `vite build` (test/support/portal-build.ts). PORTAL_WORKERS sets how many workers
-  // (jest's default otherwise: one on two cores; two, beside other tests, overloaded two cores).
+  // (jest's default otherwise: one on two cores). `npm test` runs these tests alone on two workers
+  // (tools/test/run-tests.ts); beside other tests, two overloaded two cores.
+  // The API's modules are loaded once per worker, not once per file (see the runtime's comment).
+  runtime: '<rootDir>/../../tools/test/shared-modules-runtime.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

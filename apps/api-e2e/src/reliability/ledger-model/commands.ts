@@ -1,5 +1,6 @@
 import { DevelopersService } from '@gateway/domain/developers';
 import { Amount, DomainError } from '@gateway/platform';
+import { types } from 'node:util';
 import * as fc from 'fast-check';
 import type { HttpResult } from '../../support/http';
 import { buyer } from '../../support/payments';
@@ -232,7 +233,8 @@ export class Settle implements LedgerCommand {
     if (amount > available) {
       if (!(requested instanceof DomainError && requested.code === outcome)) throw new Error(`${what}: expected insufficient_wallet_balance, got ${String(requested)}`);
     } else {
-      if (requested instanceof Error || !requested || typeof requested !== 'object') throw new Error(`${what}: ${String(requested)}`);
+      // isNativeError, not instanceof: the service's errors come from the worker's realm (tools/test/shared-modules-runtime.js).
+      if (types.isNativeError(requested) || !requested || typeof requested !== 'object') throw new Error(`${what}: ${String(requested)}`);
       const { reference } = requested as { reference: string };
       let status: string;
       if (this.decision === 'reject') status = (await r.settlements.reject(reference, r.staff.approvers[0], 'not this week')).status;
