@@ -3,5 +3,4 @@ module.exports = {
   displayName: 'api',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
 };

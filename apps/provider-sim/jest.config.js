@@ -3,5 +3,4 @@ module.exports = {
   displayName: 'provider-sim',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
 };

@@ -3,5 +3,4 @@ module.exports = {
   displayName: 'contracts',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  passWithNoTests: false,
 };

@@ -3,6 +3,7 @@ module.exports = {
   displayName: 'platform',
   preset: '../../jest.preset.js',
   rootDir: '.',
-  globalSetup: '<rootDir>/src/testing/global-setup.ts',
+  globalSetup: '<rootDir>/src/testing/worker-databases.ts',
+  setupFiles: ['<rootDir>/src/testing/worker-database.setup.ts'],
   globalTeardown: '<rootDir>/src/testing/global-teardown.ts',
 };

@@ -5,5 +5,4 @@ module.exports = {
   rootDir: '.',
   // The sources are ES modules for Node and browsers, so relative imports name the emitted `.js` file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  passWithNoTests: false,
 };

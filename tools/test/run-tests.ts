@@ -50,9 +50,9 @@ async function main(): Promise<number> {
       TEST_FAILURES_FILE: failures,
       ...(artifacts ? { TEST_RUN_ARTIFACTS_DIR: artifacts } : {}),
     };
-    const nx = ({ args: nxArgs, env: runEnv }: NxRun) =>
+    const run = ({ args: stageArgs, env: stageEnv }: Stage) =>
       new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, [require.resolve('nx/bin/nx'), 'run-many', '--outputStyle=stream', ...nxArgs], { env: { ...env, ...runEnv }, stdio: 'inherit' });
+        const child = spawn(process.execPath, stageArgs, { env: { ...env, ...stageEnv }, stdio: 'inherit' });
         children.add(child);
         child.on('exit', (exit, signal) => {
           children.delete(child);
@@ -61,15 +61,20 @@ async function main(): Promise<number> {
       });
     // Every stage runs, so one failing stage does not hide another's results; the run fails if any did.
     let failed = 0;
+    const timings: string[] = [];
     for (const target of stages) {
-      const runs = target === 'test' && args.length === 0 ? everyProjectsTests() : [{ args: ['-t', target, ...args] }];
-      for (const run of runs) {
+      const runs = target === 'test' && args.length === 0 ? everyProjectsTests() : [nxRunMany(target, ['-t', target, ...args])];
+      for (const stage of runs) {
         if (interrupted) return 1;
-        // Not `failed ||= await nx(run)`: that would skip every run after the first that failed.
-        const exit = await nx(run);
+        const started = performance.now();
+        // Not `failed ||= await run(stage)`: that would skip every stage after the first that failed.
+        const exit = await run(stage);
         failed ||= exit;
+        timings.push(`${stage.name} ${Math.round((performance.now() - started) / 1000)} s${exit ? ' (failed)' : ''}`);
       }
     }
+    // What each stage took, where a slow run shows which one to look at.
+    process.stderr.write(`\n== stages: ${timings.join(', ')}\n`);
     return failed;
   } finally {
     await reportFailures(failures);
@@ -80,29 +85,38 @@ async function main(): Promise<number> {
 }
 
 /**
- * Every project's tests, in three `nx run-many` one after the other: the e2e tests alone on two
- * workers, every other project's but the portal's, then the portal's browser tests alone on two
- * workers. One e2e worker uses little more than one core (its files run the API in the test's own
- * thread and wait on it), so alone they take two. The browser tests mostly wait on the page: two
- * workers alone take 245 s where one took 362 s, but beside the libraries' tests both took 423 s,
- * longer than one after the other (146 s + 245 s). Measured in docs/benchmarks.md ("The test suite").
+ * Every project's tests, in three stages one after the other: the e2e tests alone on two workers
+ * (`nx run-many`, which builds the apps they start first), every other project's but the portal's
+ * in one jest run on two workers (tools/test/projects.jest.config.js), then the portal's browser
+ * tests alone on two workers. One e2e worker uses little more than one core (its files run the API
+ * in the test's own thread and wait on it), so alone they take two. The browser tests mostly wait
+ * on the page: two workers alone take 245 s where one took 362 s, but beside the libraries' tests
+ * both took 423 s, longer than one after the other (146 s + 245 s). Measured in docs/benchmarks.md
+ * ("The test suite").
  */
-function everyProjectsTests(): NxRun[] {
+function everyProjectsTests(): Stage[] {
   return [
-    { args: ['-t', 'test', `--projects=${E2E_PROJECT}`], env: { E2E_WORKERS: process.env.E2E_WORKERS || '2' } },
-    { args: ['-t', 'test', `--exclude=${E2E_PROJECT},${PORTAL_PROJECT}`] },
-    { args: ['-t', 'test', `--projects=${PORTAL_PROJECT}`], env: { PORTAL_WORKERS: process.env.PORTAL_WORKERS || '2' } },
+    nxRunMany(E2E_PROJECT, ['-t', 'test', `--projects=${E2E_PROJECT}`], { E2E_WORKERS: process.env.E2E_WORKERS || '2' }),
+    { name: 'the other projects', args: [require.resolve('jest/bin/jest'), '-c', require.resolve('./projects.jest.config.js')] },
+    nxRunMany(PORTAL_PROJECT, ['-t', 'test', `--projects=${PORTAL_PROJECT}`], { PORTAL_WORKERS: process.env.PORTAL_WORKERS || '2' }),
   ];
 }
 
-/** One `nx run-many`: its arguments, and variables it gets beside the run's. */
-interface NxRun {
+/** One stage: its name in the summary of timings, Node's arguments, and variables it gets beside the run's. */
+interface Stage {
+  name: string;
   args: string[];
   env?: Record<string, string>;
 }
 
-const E2E_PROJECT = 'api-e2e';
-const PORTAL_PROJECT = 'portal';
+function nxRunMany(name: string, args: string[], env?: Record<string, string>): Stage {
+  return { name, args: [require.resolve('nx/bin/nx'), 'run-many', '--outputStyle=stream', ...args], env };
+}
+
+// The projects run apart from the others: the middle stage's configuration (JavaScript, as jest
+// loads it) leaves them out.
+const { RUN_APART } = require('./projects.jest.config.js') as { RUN_APART: [string, string] };
+const [E2E_PROJECT, PORTAL_PROJECT] = RUN_APART;
 
 /** Prints the failed tests of every stage, last: the runs' output interleaves and is long. */
 async function reportFailures(file: string): Promise<void> {

@@ -1,12 +1,14 @@
 import { createTestDatabase } from './test-database';
 
 /**
- * One database per jest worker, for projects whose files run on several workers at once (the e2e
- * tests, the portal's browser tests): each worker runs its files one after another on a database of
- * its own, as a run on one worker does, so files running at the same time never see each other's
- * rows, queued jobs or scans (a scheduler one file starts works on that file's database only).
- * This module is the projects' jest globalSetup; worker-database.setup.ts points each worker at its
- * database. Workers are numbered from 1 (JEST_WORKER_ID); a run in band is worker 1.
+ * One fresh, migrated database per jest worker: each worker runs its files one after another on a
+ * database of its own, as a run on one worker does, so files running at the same time never see
+ * each other's rows, queued jobs or scans (a scheduler one file starts works on that file's
+ * database only). This module is the jest globalSetup of every project with a database;
+ * worker-database.setup.ts points each worker at its database. Workers are numbered from 1
+ * (JEST_WORKER_ID); a run in band is worker 1. When one jest run holds several projects (the
+ * middle stage of `npm test`, tools/test/projects.jest.config.js), jest runs a globalSetup module
+ * once for all the projects naming it, so they share the workers' databases.
  */
 const WORKER_DATABASE_PREFIX = 'TEST_DATABASE_URL_WORKER_';
 
