@@ -11,10 +11,10 @@ const WORKSPACE_ROOT = join(__dirname, '../..');
  * The middle stage of `npm test`: the tests of every other project with a `test` target (the
  * libraries, the apps' unit tests, the SDK, the tools) in one jest run on two workers. Run project
  * by project (`nx run-many`), each started Nx's executor, Jest, SWC and its databases again: 34
- * start-ups, 138 s and 232 s of CPU on two cores, against 97 s and 151 s in one run
+ * start-ups, 130 s and 220 s of CPU on two cores, against 92 s and 142 s in one run
  * (docs/benchmarks.md, "The test suite"). Each project keeps its own configuration; the projects
  * with a database share one per worker (libs/platform/src/testing/worker-databases.ts).
- * `npx nx test <project>` still runs one project alone.
+ * PROJECTS_WORKERS sets how many workers. `npx nx test <project>` still runs one project alone.
  *
  * @returns {Promise<import('jest').Config>}
  */
