@@ -4,6 +4,9 @@ import type * as Vite from 'vite';
 
 export const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
 
+/** Where `nx run portal:build` writes the portal (vite.config.ts's `build.outDir`). */
+const NX_BUILD_DIR = resolve(__dirname, '../../../../dist/apps/portal');
+
 /** Set by the portal's jest globalSetup (global-setup.ts): an empty directory the run's one build goes in. */
 export const BUILD_DIR_VARIABLE = 'PORTAL_TEST_BUILD_DIR';
 
@@ -16,12 +19,19 @@ export function loadVite(): typeof Vite {
 }
 
 /**
- * The portal's production build (`vite build`), made once per jest run: a build is tens of seconds
- * of CPU, and every browser spec serves the same one with `vite preview`. The first spec to ask
+ * The portal's production build (`vite build`), which every browser spec serves with `vite preview`.
+ * Run through Nx (`nx test portal`, `npm test`), the test target depends on the portal's `build`
+ * and sets PORTAL_TEST_BUILD=built: the specs serve that build, which Nx takes from its cache
+ * when the portal has not changed (CI has just built it). Jest run alone builds it once per run,
+ * so it never serves a stale build: a build is tens of seconds of CPU. The first spec to ask
  * builds it in the run's directory; the others, after it or on other workers at the same time,
  * wait for it and share it (they only read it); the globalTeardown removes it. Returns the build's directory.
  */
 export async function portalBuild(): Promise<string> {
+  if (process.env.PORTAL_TEST_BUILD === 'built') {
+    if (!existsSync(join(NX_BUILD_DIR, 'index.html'))) throw new Error(`PORTAL_TEST_BUILD=built, but ${NX_BUILD_DIR} holds no build: run \`npx nx run portal:build\` first.`);
+    return NX_BUILD_DIR;
+  }
   const runDir = process.env[BUILD_DIR_VARIABLE];
   if (!runDir) throw new Error(`${BUILD_DIR_VARIABLE} is not set: run the browser specs with jest -c apps/portal/jest.config.js.`);
   const outDir = join(runDir, 'dist');
