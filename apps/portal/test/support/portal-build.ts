@@ -22,8 +22,8 @@ export function loadVite(): typeof Vite {
  * The portal's production build (`vite build`), which every browser spec serves with `vite preview`.
  * Run through Nx (`nx test portal`, `npm test`), the test target depends on the portal's `build`
  * and sets PORTAL_TEST_BUILD=built: the specs serve that build, which Nx takes from its cache
- * when the portal has not changed (CI has just built it). Jest run alone builds it once per run,
- * so it never serves a stale build: a build is tens of seconds of CPU. The first spec to ask
+ * when the portal has not changed (CI has just built it). Jest run alone builds it, once per run
+ * (a build is tens of seconds of CPU), so it never serves a stale one. The first spec to ask
  * builds it in the run's directory; the others, after it or on other workers at the same time,
  * wait for it and share it (they only read it); the globalTeardown removes it. Returns the build's directory.
  */
