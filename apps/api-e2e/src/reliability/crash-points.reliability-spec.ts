@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { type AppProcess, startApi } from '../support/api-process';
 import { http, type HttpResult } from '../support/http';
@@ -7,6 +7,7 @@ import { customerWithSavedCard, schedulerEnvFor, startPaymentsHarness, type Paym
 import { startScheduler } from '../support/scheduler-process';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { newIdempotencyKey } from '../support/idempotency-keys';
 import { timeoutFor, trials } from './trials';
 
 /** Kills per crash point in the API and in the dispatcher: each costs a process start (about 2 s of CPU). */
@@ -100,8 +101,7 @@ describe('reliability: kill -9 at each crash point, then recovery', () => {
 
   /** One trial: the armed process dies in the charge, the client retries on the survivor; what happened, to compare. */
   async function crashAndRetry(victim: AppProcess, trial: number): Promise<Record<string, unknown>> {
-    // A UUID, not 16 hex digits: those are now and then all digits, which the secrets-at-rest scan reads as a card number.
-    const key = `crash-${randomUUID()}`;
+    const key = newIdempotencyKey('crash');
     const amount = 1000 + trial;
     const first = await charge(victim.baseUrl, key, amount).then(
       (r) => `answered ${r.status}`,

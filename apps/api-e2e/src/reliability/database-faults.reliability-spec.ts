@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { freePort } from '../support/processes';
 import { type SchedulerProcess, startScheduler } from '../support/scheduler-process';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { newIdempotencyKey } from '../support/idempotency-keys';
 import { timeoutFor, trials } from './trials';
 
 const SERIALIZATION_TRIALS = trials(200);
@@ -258,8 +259,7 @@ describe('reliability: PostgreSQL restarted under load', () => {
     /** One client: new key after new key; each retried (same key, same body) until it is made. */
     const client = async () => {
       while (!stop) {
-        // A UUID, not 16 hex digits: those are now and then all digits, which the secrets-at-rest scan reads as a card number.
-        const key = `restart-${randomUUID()}`;
+        const key = newIdempotencyKey('restart');
         const body = { amount: 5000, email: buyer() };
         keys.push(key);
         const deadline = Date.now() + 60_000;

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import { Amount } from '@gateway/platform';
 import { type TestGateway, startGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant, type TestMerchant } from '../support/merchants';
 import { buyer, customerWithSavedCard, paidPayment, schedulerEnvFor, startPaymentsHarness, type PaymentsHarness } from '../support/payments';
+import { newIdempotencyKey } from '../support/idempotency-keys';
 import { availableBalance, fundedLiveMerchant, savedRecipient } from './live-wallet';
 import { timeoutFor, trials } from './trials';
 
@@ -42,9 +42,7 @@ describe('reliability: idempotency races across two API instances', () => {
 
   /** 20 requests with one key at once, alternating instances; returns the answers. */
   async function race(path: string, body: unknown, token = merchant.key): Promise<HttpResult[]> {
-    // A UUID's digit runs are too short to read as a card number, as 16 hex digits now and then do:
-    // the secrets-at-rest scan reads every stored idempotency key.
-    const key = `race-${randomUUID()}`;
+    const key = newIdempotencyKey('race');
     const instances = [h.gateway, second];
     return Promise.all(
       Array.from({ length: REQUESTS_PER_TRIAL }, (_, i) => http(instances[i % 2].baseUrl, 'POST', `/api/v1${path}`, { token, body, headers: { 'Idempotency-Key': key } })),

@@ -7,6 +7,11 @@ export const VITE_CONFIG = resolve(__dirname, '../../vite.config.ts');
 /** Where `nx run portal:build` writes the portal (vite.config.ts's `build.outDir`). */
 const NX_BUILD_DIR = resolve(__dirname, '../../../../dist/apps/portal');
 
+/** Whether the specs serve Nx's build of the portal: set by the portal's Nx `test` target (project.json). */
+export function servesNxBuild(): boolean {
+  return process.env.PORTAL_TEST_BUILD === 'built';
+}
+
 /** Set by the portal's jest globalSetup (global-setup.ts): an empty directory the run's one build goes in. */
 export const BUILD_DIR_VARIABLE = 'PORTAL_TEST_BUILD_DIR';
 
@@ -28,7 +33,7 @@ export function loadVite(): typeof Vite {
  * wait for it and share it (they only read it); the globalTeardown removes it. Returns the build's directory.
  */
 export async function portalBuild(): Promise<string> {
-  if (process.env.PORTAL_TEST_BUILD === 'built') {
+  if (servesNxBuild()) {
     if (!existsSync(join(NX_BUILD_DIR, 'index.html'))) throw new Error(`PORTAL_TEST_BUILD=built, but ${NX_BUILD_DIR} holds no build: run \`npx nx run portal:build\` first.`);
     return NX_BUILD_DIR;
   }
