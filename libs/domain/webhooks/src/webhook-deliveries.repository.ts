@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TEST_EVENT_NAME } from '@gateway/contracts';
-import { type DeveloperContext, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
+import { type DeveloperContext, fromStatesOf, preparedStatement, runStatement, statusLiterals, targetOf } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELIVERY_TRANSITIONS, type DeliveryTransition } from './delivery-status';
 import type { EventForDelivery } from './webhook-payload';
@@ -93,6 +93,40 @@ const CLAIM_NEXT_DUE_SQL = CLAIM_WITH_TARGETS_SQL(
   `id = ANY (ARRAY(SELECT id FROM webhook_deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED))`,
 );
 
+/**
+ * The CTE `deliveries_written` of the statement that records a batch of attempts
+ * (attempt-records.statement.ts): writes back rows read by `lock` in the caller's transaction and
+ * changed by the caller (status moves per DELIVERY_TRANSITIONS, the schedule, the lease).
+ * $1–$7: the rows' columns as arrays (lockedRowsParameters).
+ */
+export const WRITE_LOCKED_CTE = `deliveries_written AS (
+    UPDATE webhook_deliveries d SET status = u.status, attempts = u.attempts, next_attempt_at = u.next_attempt_at, completed_at = u.completed_at,
+           lease_until = u.lease_until, replay_requested_at = u.replay_requested_at
+      FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[])
+        AS u (id, status, attempts, next_attempt_at, completed_at, lease_until, replay_requested_at)
+     WHERE d.id = u.id
+    RETURNING d.id)`;
+
+/** WRITE_LOCKED_CTE's parameters. */
+export function lockedRowsParameters(rows: LockedDelivery[]): unknown[] {
+  return [
+    rows.map((r) => r.id),
+    rows.map((r) => r.status),
+    rows.map((r) => r.attempts),
+    rows.map((r) => r.nextAttemptAt),
+    rows.map((r) => r.completedAt),
+    rows.map((r) => r.leaseUntil),
+    rows.map((r) => r.replayRequestedAt),
+  ];
+}
+
+/** Run by every batch of attempts the dispatcher records: by name, parsed once per connection. */
+const LOCK_DELIVERIES = preparedStatement(
+  'webhooks.lock-deliveries',
+  `SELECT id, status, attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", lease_until AS "leaseUntil", replay_requested_at AS "replayRequestedAt"
+     FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE`,
+);
+
 type ClaimedRow = LeasedDelivery & { [column: `w_${string}` | `ev_${string}`]: unknown };
 
 /**
@@ -171,35 +205,7 @@ export class WebhookDeliveriesRepository {
 
   /** Locks the deliveries' rows (in id order, as every batch does) for the rest of the caller's transaction. */
   async lock(m: EntityManager, deliveryIds: string[]): Promise<LockedDelivery[]> {
-    return (await m.query(
-      `SELECT id, status, attempts, next_attempt_at AS "nextAttemptAt", completed_at AS "completedAt", lease_until AS "leaseUntil", replay_requested_at AS "replayRequestedAt"
-         FROM webhook_deliveries WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE`,
-      [deliveryIds],
-    )) as LockedDelivery[];
-  }
-
-  /**
-   * Writes back rows read by `lock` in this transaction and changed by the caller (status moves
-   * per DELIVERY_TRANSITIONS, the schedule, the lease), in one statement.
-   */
-  async writeLocked(m: EntityManager, rows: LockedDelivery[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `UPDATE webhook_deliveries d SET status = u.status, attempts = u.attempts, next_attempt_at = u.next_attempt_at, completed_at = u.completed_at,
-              lease_until = u.lease_until, replay_requested_at = u.replay_requested_at
-         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::timestamptz[])
-           AS u(id, status, attempts, next_attempt_at, completed_at, lease_until, replay_requested_at)
-        WHERE d.id = u.id`,
-      [
-        rows.map((r) => r.id),
-        rows.map((r) => r.status),
-        rows.map((r) => r.attempts),
-        rows.map((r) => r.nextAttemptAt),
-        rows.map((r) => r.completedAt),
-        rows.map((r) => r.leaseUntil),
-        rows.map((r) => r.replayRequestedAt),
-      ],
-    );
+    return (await runStatement<LockedDelivery>(m, LOCK_DELIVERIES, [deliveryIds])).rows;
   }
 
   /** Ends this attempt's lease, unless it expired and another attempt holds a new one. */

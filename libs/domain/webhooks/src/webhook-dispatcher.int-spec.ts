@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { recordAttempts } from './attempt-records.statement';
 import { EventsModule } from './events.module';
 import { EventsService } from './events.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -165,6 +166,38 @@ describe('WebhookDispatcher (attempts, leases, numbering)', () => {
     // The moves are conditional: nothing turns a delivered delivery into a failed one.
     expect(await inTransaction(dataSource, (m) => app.get(WebhookDeliveriesRepository).move(m, deliveryId, 'fail', clock.now()))).toBe(false);
     expect(await delivery(deliveryId)).toMatchObject({ status: 'delivered' });
+  });
+
+  it('attempts of one delivery recorded in one batch are numbered after its earlier ones, in the batch\'s order', async () => {
+    const { deliveryId, endpointReference } = await newDelivery();
+    const endpoint = await endpointOf(endpointReference);
+    const [{ eventId }] = (await dataSource.query(`SELECT event_id AS "eventId" FROM webhook_deliveries WHERE id = $1`, [deliveryId])) as Array<{ eventId: string }>;
+    const log = (success: boolean) => ({
+      reference: `whl_${randomBytes(12).toString('hex')}`,
+      deliveryId,
+      developerId: ctx.developerId,
+      mode: ctx.mode,
+      endpointId: endpoint.id,
+      eventId,
+      eventName: 'customer.created',
+      trigger: 'manual' as const,
+      success,
+      statusCode: success ? 200 : 500,
+      latencyMs: 1,
+      error: success ? null : ('http_status' as const),
+      responseBody: null,
+      createdAt: clock.now(),
+    });
+    const record = (batch: Array<ReturnType<typeof log>>) =>
+      inTransaction(dataSource, async (m) => recordAttempts(m, { logs: batch, deliveries: await app.get(WebhookDeliveriesRepository).lock(m, [deliveryId]), health: [] }));
+
+    expect((await record([log(false)])).map((l) => l.attempt)).toEqual([1]);
+    const written = await record([log(false), log(true)]);
+    expect(written.map((l) => [l.attempt, l.success])).toEqual([
+      [2, false],
+      [3, true],
+    ]);
+    expect((await logs(deliveryId)).map((l) => [l.reference, l.attempt])).toEqual([[expect.any(String), 1], ...written.map((l) => [l.reference, l.attempt])]);
   });
 
   it('attempts running together are recorded together: each logged once, each delivery moved by its own outcome, the health counting all', async () => {

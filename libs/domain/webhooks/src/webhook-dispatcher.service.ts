@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction, randomHex } from '@gateway/platform';
 import { DataSource } from 'typeorm';
+import { recordAttempts } from './attempt-records.statement';
 import { CallBatcher } from './call-batcher';
 import { EventsRepository } from './events.repository';
 import { type DeliveryRequest, deliveryRequest } from './delivery-request';
 import { applyAttempt } from './recorded-attempt';
 import type { AttemptTrigger, WebhookDeliveryEntity, WebhookDeliveryLogEntity, WebhookEndpointEntity } from './webhook.entities';
 import { type ClaimedDelivery, type DeliveryTarget, type LeasedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryLogsRepository } from './webhook-delivery-logs.repository';
-import { type AttemptHealth, WebhookEndpointHealthRepository } from './webhook-endpoint-health.repository';
+import type { AttemptHealth } from './webhook-endpoint-health.repository';
 import type { EventForDelivery } from './webhook-payload';
 import { WebhookResolver } from './webhook-resolver';
 import { urlPolicy } from './url-guard';
@@ -74,8 +74,6 @@ export class WebhookDispatcher {
     private readonly dataSource: DataSource,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly events: EventsRepository,
-    private readonly logs: WebhookDeliveryLogsRepository,
-    private readonly health: WebhookEndpointHealthRepository,
     private readonly clock: Clock,
     private readonly encryptor: Encryptor,
     private readonly resolver: WebhookResolver,
@@ -146,20 +144,17 @@ export class WebhookDispatcher {
    * Writes the attempts' logs, moves their deliveries and updates their endpoints' health, in one
    * transaction under the deliveries' row locks: attempt numbers are taken there, status moves
    * follow DELIVERY_TRANSITIONS, and the schedule and the lease are only touched while an attempt
-   * still holds the lease (applyAttempt). The endpoints' rows are written last (see
-   * WebhookEndpointHealthRepository). Answers each attempt's log, in order.
+   * still holds the lease (applyAttempt). Two statements: the lock, then everything else
+   * (attempt-records.statement.ts), the endpoints' rows last. Answers each attempt's log, in order.
    */
   private recordAll(attempts: FinishedAttempt[]): Promise<WebhookDeliveryLogEntity[]> {
     return inTransaction(this.dataSource, async (m) => {
       const ids = [...new Set(attempts.map((a) => a.delivery.id))];
       const rows = new Map((await this.deliveries.lock(m, ids)).map((row) => [row.id, row]));
-      const numbers = await this.logs.lastAttemptNumbers(m, ids);
       const health: AttemptHealth[] = [];
       const logs = attempts.map(({ delivery, endpoint, eventName, trigger, outcome, finishedAt }) => {
         const row = rows.get(delivery.id);
         if (!row) throw new Error(`delivery ${delivery.id} not found`);
-        const attempt = (numbers.get(delivery.id) ?? 0) + 1;
-        numbers.set(delivery.id, attempt);
         // A retry is due at the row's next_attempt_at, written back below: the next claim after it takes it.
         const effects = applyAttempt(row, { leaseUntil: delivery.leaseUntil, trigger, success: outcome.success, finishedAt }, this.config.webhooks.retryScheduleMs);
         health.push({
@@ -179,7 +174,6 @@ export class WebhookDispatcher {
           endpointId: endpoint.id,
           eventId: delivery.eventId,
           eventName: eventName ?? 'unknown',
-          attempt,
           trigger,
           success: outcome.success,
           statusCode: outcome.statusCode,
@@ -189,10 +183,7 @@ export class WebhookDispatcher {
           createdAt: finishedAt,
         };
       });
-      const written = await this.logs.insertAll(m, logs);
-      await this.deliveries.writeLocked(m, [...rows.values()]);
-      await this.health.recordAttempts(m, health);
-      return written;
+      return recordAttempts(m, { logs, deliveries: [...rows.values()], health });
     });
   }
 

@@ -3,11 +3,13 @@ import type { CustomerEventData, WebhookResponse } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { recordAttempts } from './attempt-records.statement';
 import { EventsService } from './events.service';
+import type { AttemptHealth } from './webhook-endpoint-health.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { REPLAY_BATCH, WebhookRecoveryService } from './webhook-recovery.service';
 import { toWebhookResponse } from './webhook.mapper';
@@ -318,4 +320,58 @@ describe('webhook endpoint health: counters, disabling, enabling, replay', () =>
     ]);
     expect((await shown(ctx, endpoint.reference)).health).toMatchObject({ consecutive_failed_deliveries: 0, failing_since: null });
   });
+  it('a batch locks the endpoint rows it writes in id order, whatever order its attempts came in: two batches never wait for each other in a cycle', async () => {
+    const ctx = await newTenant();
+    const endpoints = [];
+    for (let i = 0; i < 2; i++) endpoints.push((await webhooks.create(ctx, { url, events: ['customer.created'], webhookVersion: 'v1' })).endpoint);
+    const [first, second] = endpoints.sort((a, b) => (a.id < b.id ? -1 : 1));
+    const failure = (endpointId: string): AttemptHealth => ({
+      endpointId,
+      deliveryId: randomUUID(),
+      success: false,
+      error: 'http_status',
+      statusCode: 500,
+      at: clock.now(),
+      endedDeliveryFailed: false,
+    });
+    const lockEndpoint = `SELECT id FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE`;
+    // An update writes a row's new version after the others: now neither the attempts' order (below) nor the table's is id order.
+    await dataSource.query(`UPDATE webhook_endpoints SET updated_at = updated_at WHERE id = $1`, [first.id]);
+
+    // Two transactions of their own (inTransaction would retry the one PostgreSQL aborts in a deadlock).
+    const [holder, recorder] = [dataSource.createQueryRunner(), dataSource.createQueryRunner()];
+    try {
+      for (const runner of [holder, recorder]) {
+        await runner.connect();
+        await runner.startTransaction();
+      }
+      // The holder takes the first endpoint's row.
+      await holder.query(lockEndpoint, [first.id]);
+      // The batch's attempts name the second endpoint first; it must wait for the first without holding the second.
+      const batch = recordAttempts(recorder.manager, { logs: [], deliveries: [], health: [failure(second.id), failure(first.id)] });
+      for (let waited = 0; !(await waitingForLock(dataSource)); waited++) {
+        if (waited > 500) throw new Error('the batch never waited for the held endpoint row');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Had the batch locked the second row first, this would wait for it while it waits for the holder: a deadlock, and an error here or there.
+      await holder.query(lockEndpoint, [second.id]);
+      await holder.commitTransaction();
+      await batch;
+      await recorder.commitTransaction();
+    } finally {
+      for (const runner of [holder, recorder]) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    }
+    for (const endpoint of [first, second]) {
+      expect((await shown(ctx, endpoint.reference)).health).toMatchObject({ last_failure_error: 'http_status', last_failure_status_code: 500 });
+    }
+  });
 });
+
+/** Whether a backend of this database waits for a row lock. */
+async function waitingForLock(dataSource: DataSource): Promise<boolean> {
+  const rows = (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as unknown[];
+  return rows.length > 0;
+}
