@@ -1,5 +1,6 @@
 import { type PortalAccount, type PortalClient, provisionAccount, signedInPlatformUser } from './support/portal-client';
 import { buyer, paidPayment, type PaymentsHarness, startPaymentsHarness } from './support/payments';
+import { newIdempotencyKey } from './support/idempotency-keys';
 
 /**
  * The portal's payments, refunds, customers and wallet routes: the session's account and mode only
@@ -61,7 +62,7 @@ describe('portal payments, customers and wallet routes', () => {
     const noCsrf = await developer.post(`/api/portal/payments/${payment}/refunds`, { body: { amount: 100 }, csrf: false });
     expect([noCsrf.status, noCsrf.body.code]).toEqual([403, 'csrf_token_invalid']);
 
-    const headers = { 'Idempotency-Key': `portal-refund-${Date.now()}` };
+    const headers = { 'Idempotency-Key': newIdempotencyKey('portal-refund') };
     const [first, second] = await Promise.all([
       developer.post(`/api/portal/payments/${payment}/refunds`, { body: { amount: 2500.5, reason: 'damaged' }, headers }),
       developer.post(`/api/portal/payments/${payment}/refunds`, { body: { amount: 2500.5, reason: 'damaged' }, headers }),

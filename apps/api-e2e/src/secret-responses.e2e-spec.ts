@@ -1,6 +1,7 @@
 import { authenticator } from 'otplib';
 import { type TestGateway, startGateway } from './support/gateway';
 import { http, type HttpResult } from './support/http';
+import { newIdempotencyKey } from './support/idempotency-keys';
 import { createMerchant, type TestMerchant } from './support/merchants';
 import { type PortalAccount, PortalClient, provisionAccount, signedInPlatformUser } from './support/portal-client';
 
@@ -39,7 +40,7 @@ describe('responses carrying a secret: Cache-Control: no-store', () => {
   });
 
   it('API: a new webhook endpoint, its idempotent replay, and a secret rotation', async () => {
-    const headers = { 'idempotency-key': `no-store-${Date.now()}` };
+    const headers = { 'idempotency-key': newIdempotencyKey('no-store') };
     const body = { url: RECEIVER, events: ['customer.created'], webhook_version: 'v1' };
     const created = await api('POST', '/webhooks', body, headers);
     expectNoStore(created, 201);

@@ -81,7 +81,6 @@ async function initialize(pool: Pool, tenant: { developer_id: string; mode: stri
     callback_url: body.callback_url ?? null,
     request_hash: createHash('sha256').update(JSON.stringify(body)).digest('hex'),
   };
-  await run(pool, 'testClock', values);
   const customerCreated = { reference: values.customer_reference, email: values.email, name: null, phone: null, metadata: {}, created_at: now.toISOString() };
   const [inserted] = await runGateway(pool, INSERT_WITH_CUSTOMER, [
     // The customer (found, or created with its customer.created event): customers.repository.ts, events.repository.ts.

@@ -1,10 +1,11 @@
 /**
- * The SQL POST /payments/initialize runs, as the gateway runs it (libs/domain/test-clocks
- * test-clocks.repository.ts, libs/domain/payments payments.repository.ts), with named parameters
- * (`:name`) for the bare server (baseline/verify-sql.ts's `positional`); between the two, the
- * gateway's own one statement that writes the customer and the payment (payment-insert.statement.ts,
- * which the bare server imports). The provider's initialize call sits between that statement and
- * recordCheckout; the bare server makes none. Keep it in step with those files when they change.
+ * The SQL POST /payments/initialize runs after its one statement that writes the customer and the
+ * payment (payment-insert.statement.ts, which the bare server imports, and which reads the test
+ * clock itself: a plain checkout makes no round trip for it), as the gateway runs it
+ * (libs/domain/payments payments.repository.ts), with named parameters (`:name`) for the bare
+ * server (baseline/verify-sql.ts's `positional`). The provider's initialize call sits between
+ * that statement and recordCheckout; the bare server makes none. Keep it in step with those files
+ * when they change.
  */
 
 const PAYMENT_COLUMNS = `p.id, p.developer_id, p.mode, p.reference, p.status, p.customer_id, p.customer_reference, p.email, p.amount, p.currency,
@@ -16,8 +17,6 @@ const AUTHORIZATION_COLUMNS = `a.id AS a_id, a.code AS a_code, a.reusable AS a_r
   a.exp_month AS a_exp_month, a.exp_year AS a_exp_year, a.bank AS a_bank`;
 
 export const INITIALIZE_SQL = {
-  /** The tenant's test clock (test mode): the payment's times count from it. Before the transaction. */
-  testClock: `SELECT offset_seconds FROM test_clocks WHERE developer_id = :developer_id::uuid AND mode = 'test'`,
   /** After the insert and the provider's answer: the checkout's access code and URL, and the payment as GET shows it. */
   recordCheckout: `WITH p AS (
       UPDATE payments SET provider_access_code = :access_code, provider_authorization_url = :provider_url, updated_at = :now::timestamptz
