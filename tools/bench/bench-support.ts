@@ -142,6 +142,15 @@ Promise.all(Array.from({ length: job.connections }, worker)).then(() => {
 `;
 
 /**
+ * Where the API started by a benchmark counts its rate limits: it inherits REDIS_URL from the
+ * benchmark's environment. Printed with the figures, since counting in Redis costs a request two
+ * round trips to it (docs/benchmarks.md, "Full payment flow").
+ */
+export function rateLimitStore(): string {
+  return process.env.REDIS_URL ? 'rate limits counted in Redis (REDIS_URL)' : 'rate limits counted in memory (no REDIS_URL)';
+}
+
+/**
  * The environment of a gateway under a benchmark: production mode, this run's database, the
  * simulator as both modes' provider, and rate limits too high ever to refuse, so every request
  * goes the whole way (counting included).

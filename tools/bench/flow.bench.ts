@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
 import { cpuMs, freePort, machineCpuMs, measureRotating, type MeasuredRun, peakRssMiB, ROOT, rssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
-import { benchGatewayEnv } from './bench-support';
+import { benchGatewayEnv, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
 
@@ -447,7 +447,7 @@ function report(r: Report): void {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
   console.log(
     `\nFull payment flow: ${SETTINGS.clients} clients, ${SETTINGS.merchants} merchants, ${SETTINGS.seconds} s measured after ${SETTINGS.warmUpSeconds} s warm-up; ` +
-      `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; API ${BUILT_API ? 'built (dist/)' : 'from the sources (TypeScript loader)'}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
+      `callbacks ${SETTINGS.callbacks ? 'on' : 'off'}; API ${BUILT_API ? 'built (dist/)' : 'from the sources (TypeScript loader)'}, ${rateLimitStore()}; Node ${process.version}, ${cpus().length} cores; load average ${load(r.loadBefore)} before, ${load(r.loadAfter)} after`,
   );
   const st = r.statistics;
   console.log(

@@ -5,7 +5,7 @@ import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing'
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
-import { benchGatewayEnv, type LoadResult } from './bench-support';
+import { benchGatewayEnv, type LoadResult, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
 import { runPgbench } from './pgbench/run-pgbench';
@@ -174,7 +174,7 @@ async function analyze(db: Client): Promise<void> {
 }
 
 function report(rows: Row[], ledgerViolations: unknown[]): void {
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up${ANALYZE_AFTER_WARM_UP ? ' and ANALYZE' : ' (no ANALYZE after it)'}, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case`);
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up${ANALYZE_AFTER_WARM_UP ? ' and ANALYZE' : ' (no ANALYZE after it)'}, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case; API ${rateLimitStore()}`);
   console.log('\n| scenario | req/s | p50 ms | p99 ms | server process CPU µs/req | non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
