@@ -13,6 +13,13 @@ import { type BenchRequest, loadRotating, type RotatingLoadResult } from './base
 export const ROOT = resolve(__dirname, '../..');
 /** The real API in a child process (`tools/bench/serve-api.ts`), for startChild. */
 export const SERVE_API = resolve(__dirname, 'serve-api.ts');
+/**
+ * The compiled API's main (`npx nx run api:build`), as production runs it; BENCH_API_MAIN: another
+ * build's main (e.g. one compiled with `--outDir tmp/…`, to compare two builds).
+ */
+export const BUILT_API_MAIN = resolve(ROOT, process.env.BENCH_API_MAIN ?? 'dist/apps/api/apps/api/src/main.js');
+/** The heap settings production starts the built API with (docker/Dockerfile.api's command). */
+export const PRODUCTION_HEAP_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=16'];
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
@@ -140,6 +147,19 @@ export async function startScheduler(env: Record<string, string>, nodeOptions: s
       await exited;
     },
   };
+}
+
+/**
+ * Resolves once `GET <baseUrl>/ready` answers 200, asking every `pollMs`; fails if the child exits
+ * first (with `output()`, when given, in the message) or after `timeoutMs`.
+ */
+export async function waitUntilReady(child: ChildProcess, baseUrl: string, options: { timeoutMs: number; pollMs: number; output?: () => string }): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (!(await fetch(`${baseUrl}/ready`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}) before it was ready${options.output ? `: ${options.output().slice(-2000)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`the API was not ready within ${options.timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, options.pollMs));
+  }
 }
 
 /** A loopback port free at the time of asking. */

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 
 export interface LoadResult {
   label: string;
@@ -149,6 +150,14 @@ Promise.all(Array.from({ length: job.connections }, worker)).then(() => {
 export function rateLimitStore(): string {
   return process.env.REDIS_URL ? 'rate limits counted in Redis (REDIS_URL)' : 'rate limits counted in memory (no REDIS_URL)';
 }
+
+/** Provider secret keys for one run: random, so no fixture holds a key-shaped constant. */
+export function benchSecrets(): { test: string; live: string } {
+  return { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+}
+
+/** A provider URL nothing listens on, for a benchmark whose API never calls the provider. */
+export const NO_PROVIDER_URL = 'http://127.0.0.1:9';
 
 /**
  * The environment of a gateway under a benchmark: production mode, this run's database, the

@@ -1,15 +1,29 @@
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
-import { cpuMs, freePort, machineCpuMs, measureRotating, type MeasuredRun, peakRssMiB, ROOT, rssMiB, SERVE_API, startChild, startScheduler, stopChild } from './bench-processes';
-import { benchGatewayEnv, rateLimitStore } from './bench-support';
+import {
+  BUILT_API_MAIN,
+  cpuMs,
+  freePort,
+  machineCpuMs,
+  measureRotating,
+  type MeasuredRun,
+  peakRssMiB,
+  PRODUCTION_HEAP_FLAGS,
+  ROOT,
+  rssMiB,
+  SERVE_API,
+  startChild,
+  startScheduler,
+  stopChild,
+  waitUntilReady,
+} from './bench-processes';
+import { benchGatewayEnv, benchSecrets, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
 
@@ -60,14 +74,6 @@ const cpuProfileFlags = (name: string) => (CPU_PROFILE_DIR ? ['--cpu-prof', '--c
  * the sources under the TypeScript loader, whose compiler and caches add ~100 MiB to the RSS.
  */
 const BUILT_API = process.env.BENCH_API === 'built';
-/** BENCH_API_MAIN: another build's main (e.g. one compiled with `--outDir tmp/…` to compare two builds). */
-const BUILT_API_MAIN = resolve(ROOT, process.env.BENCH_API_MAIN ?? 'dist/apps/api/apps/api/src/main.js');
-/**
- * The heap settings production starts the built API with (docker/Dockerfile.api's CMD).
- * BENCH_API_NODE_OPTIONS comes after them, so `--max-old-space-size=4096` measures Node's defaults
- * and `--max-semi-space-size=8` smaller young generations.
- */
-const PRODUCTION_HEAP_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=16'];
 const AMOUNT = 5000;
 const CARD = '4084084084084081';
 const CALLBACK_URL = 'https://merchant.example/payments/return';
@@ -89,7 +95,7 @@ async function main(): Promise<void> {
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
   const loadBefore = loadavg();
   const databaseUrl = await createTestDatabase('bench_flow', serverUrl);
-  const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+  const secrets = benchSecrets();
   const apiPort = await freePort();
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const children: ChildProcess[] = [];
@@ -127,7 +133,8 @@ async function main(): Promise<void> {
     await db.query('VACUUM ANALYZE');
 
     log('starting the API and the scheduler (child processes)…');
-    // BENCH_API_NODE_OPTIONS: more flags for the API's node (e.g. --trace-gc, --heapsnapshot-signal=SIGUSR2).
+    // BENCH_API_NODE_OPTIONS: more flags for the API's node (e.g. --trace-gc, --heapsnapshot-signal=SIGUSR2),
+    // after the production heap flags: `--max-old-space-size=4096` measures Node's defaults.
     const profiling = [...cpuProfileFlags('api'), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
     const api = BUILT_API
       ? await startBuiltApi(children, { ...env, API_HOST: '127.0.0.1', API_PORT: String(apiPort) }, apiUrl, profiling)
@@ -260,12 +267,7 @@ async function startBuiltApi(children: ChildProcess[], env: Record<string, strin
   if (!existsSync(BUILT_API_MAIN)) throw new Error(`BENCH_API=built: ${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
   const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, ...nodeOptions, BUILT_API_MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   children.push(child);
-  const deadline = Date.now() + 60_000;
-  while (!(await fetch(`${apiUrl}/ready`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null) throw new Error(`the built API exited (${child.exitCode}) before it was ready`);
-    if (Date.now() > deadline) throw new Error('the built API was not ready within 60 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilReady(child, apiUrl, { timeoutMs: 60_000, pollMs: 100 });
   return { child };
 }
 

@@ -1,14 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { Client } from 'pg';
-import { freePort, ROOT, stopChild } from './bench-processes';
-import { benchGatewayEnv, rateLimitStore } from './bench-support';
+import { BUILT_API_MAIN, freePort, PRODUCTION_HEAP_FLAGS, ROOT, stopChild, waitUntilReady } from './bench-processes';
+import { benchGatewayEnv, benchSecrets, NO_PROVIDER_URL, rateLimitStore } from './bench-support';
 import { preparePayments, provisionMerchants } from './payments-fixtures';
 
 /**
@@ -29,27 +28,25 @@ import { preparePayments, provisionMerchants } from './payments-fixtures';
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const API_MAIN = resolve(ROOT, process.env.BENCH_API_MAIN ?? 'dist/apps/api/apps/api/src/main.js');
-const PRODUCTION_HEAP_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=16'];
-const NO_PROVIDER = 'http://127.0.0.1:9';
 const EXTRA_NODE_FLAGS = process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
 const run = promisify(execFile);
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
-  if (!existsSync(API_MAIN)) throw new Error(`${API_MAIN} is missing; run npx nx run api:build first.`);
+  if (!existsSync(BUILT_API_MAIN)) throw new Error(`${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
   await run('valgrind', ['--version']).catch(() => {
     throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
   });
   const databaseUrl = await createTestDatabase('bench_instructions', serverUrl);
-  const outDir = join(tmpdir(), `callgrind-${randomBytes(4).toString('hex')}`);
+  // callgrind's files, in a directory of this run's.
+  const outDir = mkdtempSync(join(tmpdir(), 'callgrind-'));
   const db = new Client({ connectionString: databaseUrl });
   let api: ChildProcess | undefined;
   try {
     await db.connect();
-    const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
-    const env = benchGatewayEnv(databaseUrl, NO_PROVIDER, secrets);
+    // A GET never calls the provider.
+    const env = benchGatewayEnv(databaseUrl, NO_PROVIDER_URL, benchSecrets());
     const [merchant] = await provisionMerchants(env, 1);
     const payments = await preparePayments(db, 'INS', [merchant], 200);
     await db.query('VACUUM ANALYZE');
@@ -57,12 +54,12 @@ async function main(): Promise<void> {
     log('starting the built API under callgrind, counting off (a minute or two)…');
     api = spawn(
       'valgrind',
-      ['--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${outDir}.%p`, process.execPath, ...PRODUCTION_HEAP_FLAGS, ...EXTRA_NODE_FLAGS, API_MAIN],
+      ['--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${outDir}/callgrind.out`, process.execPath, ...PRODUCTION_HEAP_FLAGS, ...EXTRA_NODE_FLAGS, BUILT_API_MAIN],
       { cwd: ROOT, env: { ...process.env, ...env, API_HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
     api.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await waitReady(api, port, () => stderr);
+    await waitUntilReady(api, `http://127.0.0.1:${port}`, { timeoutMs: 10 * 60_000, pollMs: 500, output: () => stderr });
     const paths = payments.map((p) => `/api/v1/payments/${p.reference}`);
     const headers = { authorization: `Bearer ${merchant.key}` };
     log(`warm-up: ${WARM_UP} GETs…`);
@@ -71,23 +68,13 @@ async function main(): Promise<void> {
     log(`counting ${REQUESTS} GETs…`);
     await load(port, paths, headers, REQUESTS);
     await callgrindControl(api, '--dump');
-    await callgrindControl(api, '--instr=off');
-    report(dumpedInstructions(outDir, api.pid as number));
-    if (process.env.BENCH_KEEP_DUMPS) log(`dumps kept: ${outDir}.*`);
+    report(dumpedInstructions(outDir));
+    if (process.env.BENCH_KEEP_DUMPS) log(`callgrind's files kept in ${outDir}`);
   } finally {
     if (api) await stopChild(api);
     await db.end().catch(() => undefined);
-    if (!process.env.BENCH_KEEP_DUMPS) for (const file of readdirSync(tmpdir())) if (join(tmpdir(), file).startsWith(outDir)) rmSync(join(tmpdir(), file), { force: true });
+    if (!process.env.BENCH_KEEP_DUMPS) rmSync(outDir, { recursive: true, force: true });
     await dropTestDatabase(databaseUrl, serverUrl);
-  }
-}
-
-async function waitReady(child: ChildProcess, port: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + 10 * 60_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null) throw new Error(`the API exited under valgrind (${child.exitCode}): ${output().slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error('the API was not ready under valgrind within 10 minutes');
-    await new Promise((r) => setTimeout(r, 500));
   }
 }
 
@@ -127,28 +114,26 @@ interface Counted {
 
 /**
  * The instructions (`Ir`) of the dump callgrind wrote on request: one file per thread
- * (`--separate-threads`), named `<prefix>.<pid>.1-<thread>`, the main thread 01.
+ * (`--separate-threads`), `callgrind.out.1-<thread>`, the main thread 01.
  */
-function dumpedInstructions(outPrefix: string, pid: number): Counted {
-  const dir = tmpdir();
-  const dump = `${outPrefix}.${pid}.1-`;
+function dumpedInstructions(dir: string): Counted {
   const threads = readdirSync(dir)
-    .map((file) => join(dir, file))
-    .filter((file) => file.startsWith(dump));
+    .filter((file) => file.startsWith('callgrind.out.1-'))
+    .map((file) => join(dir, file));
   if (threads.length === 0) throw new Error('callgrind wrote no dump');
   const summary = (file: string) => {
     const line = /^summary:\s+(\d+)/m.exec(readFileSync(file, 'utf8'));
     if (!line) throw new Error(`no summary line in ${file}`);
     return Number(line[1]);
   };
-  return { main: summary(`${dump}01`), all: threads.reduce((sum, file) => sum + summary(file), 0) };
+  return { main: summary(join(dir, 'callgrind.out.1-01')), all: threads.reduce((sum, file) => sum + summary(file), 0) };
 }
 
 function report(counted: Counted): void {
   const each = (n: number) => Math.round(n / REQUESTS).toLocaleString('en-US');
   const lines = [
     '',
-    `Instructions of the built API (${API_MAIN.slice(ROOT.length + 1)}) a GET payment, callgrind; ${REQUESTS} GETs counted after ${WARM_UP} uncounted, ${CONCURRENCY} at a time; ${rateLimitStore()}; Node ${process.version}`,
+    `Instructions of the built API (${BUILT_API_MAIN.slice(ROOT.length + 1)}) a GET payment, callgrind; ${REQUESTS} GETs counted after ${WARM_UP} uncounted, ${CONCURRENCY} at a time; ${rateLimitStore()}; Node ${process.version}`,
     '',
     '| threads | instructions counted | a GET |',
     '|---|---:|---:|',

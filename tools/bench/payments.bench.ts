@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
-import { benchGatewayEnv, type LoadResult, rateLimitStore } from './bench-support';
+import { benchGatewayEnv, benchSecrets, type LoadResult, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
 import { runPgbench } from './pgbench/run-pgbench';
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
   const databaseUrl = await createTestDatabase('bench_payments', serverUrl);
-  const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+  const secrets = benchSecrets();
   // No webhook URL: the simulator sends no callbacks, so only verify credits.
   const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
   const simUrl = await sim.listen();

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
-import { cpuMs, freePort, ROOT, rssMiB, stopChild } from './bench-processes';
-import { benchGatewayEnv, rateLimitStore } from './bench-support';
+import { BUILT_API_MAIN, cpuMs, freePort, PRODUCTION_HEAP_FLAGS, ROOT, rssMiB, stopChild, waitUntilReady } from './bench-processes';
+import { benchGatewayEnv, benchSecrets, NO_PROVIDER_URL, rateLimitStore } from './bench-support';
 
 /**
  * `npm run bench:startup`: how long the built API takes to be ready, as production starts it
@@ -15,17 +13,13 @@ import { benchGatewayEnv, rateLimitStore } from './bench-support';
  * process had used by then and its RSS, then the median. Build first: `npx nx run api:build`.
  *
  * BENCH_STARTS: measured starts (7). One start before them is not measured: it reads the files
- * into the page cache, which a restarted production instance finds there too.
+ * into the page cache, which a restarted production instance finds there too. BENCH_API_MAIN:
+ * another build's main.
  */
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
-const API_MAIN = resolve(ROOT, 'dist/apps/api/apps/api/src/main.js');
-/** docker/Dockerfile.api's heap flags. */
-const PRODUCTION_HEAP_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=16'];
 const GOAL_MS = 2000;
 /** How often `/ready` is asked: the wall time's resolution. */
 const POLL_MS = 10;
-/** A port nothing listens on: the provider is not called while the API starts. */
-const NO_PROVIDER = 'http://127.0.0.1:9';
 
 interface Start {
   wallMs: number;
@@ -36,11 +30,12 @@ interface Start {
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
-  if (!existsSync(API_MAIN)) throw new Error(`${API_MAIN} is missing; run npx nx run api:build first.`);
+  if (!existsSync(BUILT_API_MAIN)) throw new Error(`${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
   const loadBefore = loadavg();
   const databaseUrl = await createTestDatabase('bench_startup', serverUrl);
   try {
-    const env = benchGatewayEnv(databaseUrl, NO_PROVIDER, { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` });
+    // The provider is not called while the API starts.
+    const env = benchGatewayEnv(databaseUrl, NO_PROVIDER_URL, benchSecrets());
     log('one start to warm the page cache (not measured)…');
     await startOnce(env);
     const starts: Start[] = [];
@@ -59,14 +54,9 @@ async function startOnce(gatewayEnv: Record<string, string>): Promise<Start> {
   const port = await freePort();
   const env = { ...process.env, ...gatewayEnv, API_HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'warn' };
   const started = performance.now();
-  const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, API_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, BUILT_API_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
-    const deadline = started + 60_000;
-    while (!(await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false))) {
-      if (child.exitCode !== null) throw new Error(`the built API exited (${child.exitCode}) before it was ready`);
-      if (performance.now() > deadline) throw new Error('the built API was not ready within 60 s');
-      await new Promise((r) => setTimeout(r, POLL_MS));
-    }
+    await waitUntilReady(child, `http://127.0.0.1:${port}`, { timeoutMs: 60_000, pollMs: POLL_MS });
     return { wallMs: Math.round(performance.now() - started), cpuMs: cpuMs(child), rssMiB: Math.round(rssMiB(child)) };
   } finally {
     await stopChild(child);
@@ -83,7 +73,7 @@ function report(starts: Start[], loadBefore: number[]): void {
   const wall = median(starts.map((s) => s.wallMs));
   const lines = [
     '',
-    `Start-up of the built API (${API_MAIN.slice(ROOT.length + 1)}, production heap flags, a migrated database, ${rateLimitStore()}): ${STARTS} starts after one unmeasured; Node ${process.version}, ${cpus().length} cores; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
+    `Start-up of the built API (${BUILT_API_MAIN.slice(ROOT.length + 1)}, production heap flags, a migrated database, ${rateLimitStore()}): ${STARTS} starts after one unmeasured; Node ${process.version}, ${cpus().length} cores; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
     '',
     '| start | wall ms until /ready answers | CPU ms by then (10 ms steps) | RSS at ready, MiB |',
     '|---|---:|---:|---:|',

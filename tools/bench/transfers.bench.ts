@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createApiApp } from '@gateway/api';
@@ -14,7 +14,7 @@ import { createProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { type BenchRequest, loadRotating, type RotatingLoadResult } from './baseline/rotating-load';
-import { benchGatewayEnv } from './bench-support';
+import { benchGatewayEnv, benchSecrets } from './bench-support';
 
 /**
  * Transfers: single transfers created per second (POST /transfers, live keys, through the whole API
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
   const databaseUrl = await createTestDatabase('bench_transfers', serverUrl);
-  const secrets = { test: `sk_test_bench_${randomBytes(8).toString('hex')}`, live: `sk_live_bench_${randomBytes(8).toString('hex')}` };
+  const secrets = benchSecrets();
   const sim = createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
   const simUrl = await sim.listen();
   const env: Record<string, string> = { ...benchGatewayEnv(databaseUrl, simUrl, secrets), LOG_LEVEL: 'warn' };
