@@ -4,36 +4,55 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import 'reflect-metadata';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { BUILT_API_MAIN, freePort, PRODUCTION_HEAP_FLAGS, ROOT, stopChild, waitUntilReady } from './bench-processes';
 import { benchGatewayEnv, benchSecrets, NO_PROVIDER_URL, rateLimitStore } from './bench-support';
-import { preparePayments, provisionMerchants } from './payments-fixtures';
+import { createWallets, type Merchant, payAtSimulator, preparePayments, provisionMerchants } from './payments-fixtures';
 
 /**
- * `npm run bench:instructions`: the machine instructions the built API executes for one GET
- * payment, counted by valgrind's callgrind. CPU time on a shared machine moves by a fifth from one
- * run to the next; the main thread's instructions by a few percent (the JIT's and the collector's
- * timing, the request log's and the key cache's timers), so a change of 5 % shows in three runs of
- * each build where CPU time needed many more.
+ * `npm run bench:instructions`: the machine instructions the built API executes for one request,
+ * counted by valgrind's callgrind. CPU time on a shared machine moves by a fifth from one run to
+ * the next; the main thread's instructions by a few percent (the JIT's and the collector's timing,
+ * the request log's and the key cache's timers), so a change of 5 % shows in three runs of each
+ * build where CPU time needed many more.
+ *
+ * BENCH_SCENARIO picks the request: `get` (GET payment, the default), `initialize` (POST
+ * /payments/initialize, with its call to the provider simulator, which runs in this process) or
+ * `verify` (POST /payments/verify of a payment the simulator holds as paid: the credit, its ledger
+ * entries and event; each payment verified once).
  *
  * The API starts under callgrind with counting off, serves BENCH_WARM_UP requests (the JIT's
  * warm-up), then counts BENCH_REQUESTS requests and prints their instructions a request: the main
  * thread's, and every thread's (V8's compiler and collector threads vary more). Needs `valgrind`
  * and a build (`npx nx run api:build`; BENCH_API_MAIN: another build's main, to compare two);
- * about 75 s a run, the API some 50 times slower under valgrind. BENCH_KEEP_DUMPS=1 keeps
+ * about 75 s a GET run, the API some 50 times slower under valgrind. BENCH_KEEP_DUMPS=1 keeps
  * callgrind's files (their path is printed) for `callgrind_annotate`; BENCH_API_NODE_OPTIONS adds
  * flags to the API's node.
  */
+const SCENARIOS = ['get', 'initialize', 'verify'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const SCENARIO = (process.env.BENCH_SCENARIO ?? 'get') as Scenario;
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const EXTRA_NODE_FLAGS = process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
 const run = promisify(execFile);
 
+/** One request of the scenario, and the status that counts as served. */
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  status: number;
+}
+
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('Set DATABASE_URL to a PostgreSQL server the benchmark may create a database on.');
+  if (!SCENARIOS.includes(SCENARIO)) throw new Error(`BENCH_SCENARIO must be one of ${SCENARIOS.join(', ')}`);
   if (!existsSync(BUILT_API_MAIN)) throw new Error(`${BUILT_API_MAIN} is missing; run npx nx run api:build first.`);
   await run('valgrind', ['--version']).catch(() => {
     throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
@@ -42,13 +61,15 @@ async function main(): Promise<void> {
   // callgrind's files, in a directory of this run's.
   const outDir = mkdtempSync(join(tmpdir(), 'callgrind-'));
   const db = new Client({ connectionString: databaseUrl });
+  const secrets = benchSecrets();
+  // A GET never calls the provider; initialize and verify call the simulator.
+  const sim = SCENARIO === 'get' ? undefined : createProviderSimulator({ secretKeys: [secrets.test, secrets.live], transferDelayMs: 0 });
   let api: ChildProcess | undefined;
   try {
     await db.connect();
-    // A GET never calls the provider.
-    const env = benchGatewayEnv(databaseUrl, NO_PROVIDER_URL, benchSecrets());
+    const env = benchGatewayEnv(databaseUrl, sim ? await sim.listen() : NO_PROVIDER_URL, secrets);
     const [merchant] = await provisionMerchants(env, 1);
-    const payments = await preparePayments(db, 'INS', [merchant], 200);
+    const calls = await scenarioCalls(db, merchant, sim, secrets.test);
     await db.query('VACUUM ANALYZE');
     const port = await freePort();
     log('starting the built API under callgrind, counting off (a minute or two)…');
@@ -60,39 +81,59 @@ async function main(): Promise<void> {
     let stderr = '';
     api.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await waitUntilReady(api, `http://127.0.0.1:${port}`, { timeoutMs: 10 * 60_000, pollMs: 500, output: () => stderr });
-    const paths = payments.map((p) => `/api/v1/payments/${p.reference}`);
-    const headers = { authorization: `Bearer ${merchant.key}` };
-    log(`warm-up: ${WARM_UP} GETs…`);
-    await load(port, paths, headers, WARM_UP);
+    const headers = { authorization: `Bearer ${merchant.key}`, 'content-type': 'application/json' };
+    log(`warm-up: ${WARM_UP} requests (${SCENARIO})…`);
+    await load(port, calls, headers, 0, WARM_UP);
     await callgrindControl(api, '--instr=on');
-    log(`counting ${REQUESTS} GETs…`);
-    await load(port, paths, headers, REQUESTS);
+    log(`counting ${REQUESTS} requests…`);
+    await load(port, calls, headers, WARM_UP, REQUESTS);
     await callgrindControl(api, '--dump');
     report(dumpedInstructions(outDir));
     if (process.env.BENCH_KEEP_DUMPS) log(`callgrind's files kept in ${outDir}`);
   } finally {
     if (api) await stopChild(api);
+    await sim?.close();
     await db.end().catch(() => undefined);
     if (!process.env.BENCH_KEEP_DUMPS) rmSync(outDir, { recursive: true, force: true });
     await dropTestDatabase(databaseUrl, serverUrl);
   }
 }
 
-/** `count` GETs over keep-alive connections, CONCURRENCY at a time; any answer but 200 fails the run. */
-async function load(port: number, paths: string[], headers: Record<string, string>, count: number): Promise<void> {
+/** The scenario's requests: the load cycles through them (verify has one per request, each payment verified once). */
+async function scenarioCalls(db: Client, merchant: Merchant, sim: ProviderSimulator | undefined, secret: string): Promise<Call[]> {
+  if (SCENARIO === 'get') {
+    const payments = await preparePayments(db, 'INS', [merchant], 200);
+    return payments.map((p) => ({ method: 'GET', path: `/api/v1/payments/${p.reference}`, status: 200 }));
+  }
+  if (SCENARIO === 'initialize') {
+    return [{ method: 'POST', path: '/api/v1/payments/initialize', body: JSON.stringify({ amount: 5000, email: merchant.email }), status: 201 }];
+  }
+  log(`preparing ${WARM_UP + REQUESTS} payments paid at the simulator…`);
+  await createWallets(db, [merchant]);
+  const payments = await preparePayments(db, 'INV', [merchant], WARM_UP + REQUESTS);
+  await payAtSimulator(sim as ProviderSimulator, secret, payments);
+  return payments.map((p) => ({ method: 'POST', path: '/api/v1/payments/verify', body: JSON.stringify({ reference: p.reference }), status: 200 }));
+}
+
+/**
+ * `count` requests over keep-alive connections, CONCURRENCY at a time: `calls` from index `first`
+ * on, cycling; any status but the call's fails the run.
+ */
+async function load(port: number, calls: Call[], headers: Record<string, string>, first: number, count: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   let next = 0;
-  const one = (path: string) =>
+  const one = (call: Call) =>
     new Promise<void>((done, fail) => {
-      const req = request({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode === 200 ? done() : fail(new Error(`GET ${path}: ${res.statusCode}`))));
+      const req = request({ host: '127.0.0.1', port, method: call.method, path: call.path, headers, agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => (res.statusCode === call.status ? done() : fail(new Error(`${call.method} ${call.path}: ${res.statusCode} ${body}`))));
       });
       req.on('error', fail);
-      req.end();
+      req.end(call.body);
     });
   const worker = async () => {
-    while (next < count) await one(paths[next++ % paths.length]);
+    while (next < count) await one(calls[(first + next++) % calls.length]);
   };
   try {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -129,13 +170,19 @@ function dumpedInstructions(dir: string): Counted {
   return { main: summary(join(dir, 'callgrind.out.1-01')), all: threads.reduce((sum, file) => sum + summary(file), 0) };
 }
 
+const SCENARIO_TITLES: Record<Scenario, string> = {
+  get: 'GET payment',
+  initialize: 'initialize, with its provider call',
+  verify: 'verify of a paid payment',
+};
+
 function report(counted: Counted): void {
   const each = (n: number) => Math.round(n / REQUESTS).toLocaleString('en-US');
   const lines = [
     '',
-    `Instructions of the built API (${BUILT_API_MAIN.slice(ROOT.length + 1)}) a GET payment, callgrind; ${REQUESTS} GETs counted after ${WARM_UP} uncounted, ${CONCURRENCY} at a time; ${rateLimitStore()}; Node ${process.version}`,
+    `Instructions of the built API (${BUILT_API_MAIN.slice(ROOT.length + 1)}) a request (${SCENARIO_TITLES[SCENARIO]}), callgrind; ${REQUESTS} counted after ${WARM_UP} uncounted, ${CONCURRENCY} at a time; ${rateLimitStore()}; Node ${process.version}`,
     '',
-    '| threads | instructions counted | a GET |',
+    '| threads | instructions counted | a request |',
     '|---|---:|---:|',
     `| main thread | ${counted.main.toLocaleString('en-US')} | **${each(counted.main)}** |`,
     `| every thread (V8's compiler and collector threads too) | ${counted.all.toLocaleString('en-US')} | ${each(counted.all)} |`,

@@ -3,6 +3,7 @@ import { ApiKeysService } from '@gateway/domain/api-keys';
 import { CustomersService } from '@gateway/domain/customers';
 import { DevelopersService } from '@gateway/domain/developers';
 import { loadConfig } from '@gateway/platform';
+import type { ProviderSimulator } from '@gateway/provider-sim';
 import type { Client } from 'pg';
 
 /** What the payment benchmarks set up before they measure: merchants, their wallets, pending payments. */
@@ -79,4 +80,16 @@ export async function preparePayments(db: Client, prefix: string, merchants: Mer
     ],
   );
   return numbered ? [] : (rows as Array<{ reference: string; developer_id: string }>).map((r) => ({ reference: r.reference, developerId: r.developer_id }));
+}
+
+/** Each payment's transaction exists at the simulator and the customer has paid it (no callback): ready for a verify. */
+export async function payAtSimulator(sim: ProviderSimulator, secret: string, payments: PreparedPayment[], amount = '5000.00'): Promise<void> {
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  const minor = Number(amount.replace('.', ''));
+  for (const p of payments) {
+    const init = await sim.app.inject({ method: 'POST', url: '/transaction/initialize', headers, payload: { reference: p.reference, email: 'buyer@example.com', amount: minor, currency: 'NGN' } });
+    if (init.statusCode !== 200) throw new Error(`simulator initialize: ${init.statusCode} ${init.body}`);
+    const paid = await sim.app.inject({ method: 'POST', url: `/sim/transactions/${p.reference}/complete`, headers, payload: {} });
+    if (paid.statusCode !== 200) throw new Error(`simulator complete: ${paid.statusCode} ${paid.body}`);
+  }
 }

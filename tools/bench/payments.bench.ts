@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
-import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
+import { createProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
 import { measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
 import { benchGatewayEnv, benchSecrets, type LoadResult, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
-import { createWallets, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
+import { createWallets, payAtSimulator, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
 import { runPgbench } from './pgbench/run-pgbench';
 
 /**
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     log('preparing payments paid at the simulator…');
     const apiSpread = await preparePayments(db, 'APS', spread, API_POOL);
     const apiHot = await preparePayments(db, 'APH', hot, API_POOL);
-    await payAtSimulator(sim, secrets.test, [...apiSpread, ...apiHot]);
+    await payAtSimulator(sim, secrets.test, [...apiSpread, ...apiHot], AMOUNT);
     const bareSpread = await preparePayments(db, 'BRS', spread, BARE_POOL);
     const bareHot = await preparePayments(db, 'BRH', hot, BARE_POOL);
     await preparePayments(db, 'PGS_', spread, PGBENCH_POOL, true);
@@ -200,18 +200,6 @@ function report(rows: Row[], ledgerViolations: unknown[]): void {
     console.log(`| ${name} | ${value.toFixed(2)} | ${Number.isNaN(target) ? '–' : `≥ ${target.toFixed(2)}`} | ${verdict} |`);
   }
   console.log(`\nledger invariant violations after the run: ${ledgerViolations.length ? JSON.stringify(ledgerViolations) : 'none'}`);
-}
-
-/** Each payment's transaction exists at the simulator and the customer has paid it (no callback). */
-async function payAtSimulator(sim: ProviderSimulator, secret: string, payments: PreparedPayment[]): Promise<void> {
-  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
-  const minor = Number(AMOUNT.replace('.', ''));
-  for (const p of payments) {
-    const init = await sim.app.inject({ method: 'POST', url: '/transaction/initialize', headers, payload: { reference: p.reference, email: 'buyer@example.com', amount: minor, currency: 'NGN' } });
-    if (init.statusCode !== 200) throw new Error(`simulator initialize: ${init.statusCode} ${init.body}`);
-    const paid = await sim.app.inject({ method: 'POST', url: `/sim/transactions/${p.reference}/complete`, headers, payload: {} });
-    if (paid.statusCode !== 200) throw new Error(`simulator complete: ${paid.statusCode} ${paid.body}`);
-  }
 }
 
 function log(line: string): void {

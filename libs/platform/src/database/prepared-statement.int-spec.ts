@@ -59,6 +59,48 @@ describe('runStatement on PostgreSQL', () => {
     }
   });
 
+  it('asks PostgreSQL to describe a statement’s rows once per connection, then runs it undescribed', async () => {
+    const runner = db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient & { connection: NodeJS.EventEmitter };
+      let descriptions = 0;
+      const countDescription = () => descriptions++;
+      client.connection.on('rowDescription', countDescription);
+      try {
+        // A name no other test has run, so that this connection has not described it yet.
+        const name = `test.statement-query.${randomUUID()}`;
+        for (let i = 0; i < 4; i++) {
+          const params = values(i);
+          const { rows } = await runOnClient(client, { name, text: SHAPE_SQL, values: params });
+          expect(rows).toEqual(await client.query(SHAPE_SQL, params).then((r) => r.rows));
+        }
+        // Four runs of the statement, one description for it; each client.query beside it has its own.
+        expect(descriptions).toBe(1 + 4);
+      } finally {
+        client.connection.removeListener('rowDescription', countDescription);
+      }
+    } finally {
+      await runner.release();
+    }
+  });
+
+  it('fails, never misreads, when a statement’s columns change on a connection that ran it undescribed', async () => {
+    const runner = db.createQueryRunner();
+    const table = `shape_change_${randomUUID().replaceAll('-', '')}`;
+    const call = { name: `test.statement-query.${table}`, text: `SELECT * FROM ${table} WHERE $1::int > 0`, values: [1] };
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      await client.query(`CREATE TEMPORARY TABLE ${table} (amount numeric(20,2))`);
+      await client.query(`INSERT INTO ${table} VALUES (12.50)`);
+      expect((await runOnClient(client, call)).rows).toEqual([{ amount: '12.50' }]);
+      expect((await runOnClient(client, call)).rows).toEqual([{ amount: '12.50' }]);
+      await client.query(`ALTER TABLE ${table} ALTER COLUMN amount TYPE integer`);
+      await expect(runOnClient(client, call)).rejects.toMatchObject({ code: '0A000', message: 'cached plan must not change result type' });
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('rejects with pg’s error and leaves the pool usable, in and out of a transaction', async () => {
     const failure = (await runStatement(db.manager, divide, [0]).catch((error: Error) => error)) as Error & { code: string };
     expect(failure.code).toBe('22012');
