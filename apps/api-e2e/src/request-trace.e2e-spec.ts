@@ -149,6 +149,28 @@ describe('request traces', () => {
     verify = { requestId, reference, eventId, trace };
   });
 
+  it("shows what the service did on the request's behalf under a context made from a row: a sandbox dispute's hold and its loss", async () => {
+    const paid = await api('POST', `/sandbox/payments/${(await initializePayment(h.gateway, { key }, { amount: 30_000, email: buyer() })).body.data.reference}/complete`, { outcome: 'success' });
+    expect([paid.status, paid.body.data.status]).toEqual([200, 'success']);
+    const reference = paid.body.data.reference as string;
+
+    // The dispute is recorded as the provider's notice would be: from the payment's row, in this request.
+    const opened = await api('POST', `/sandbox/payments/${reference}/dispute`);
+    expect(opened.status).toBe(201);
+    const openedTrace = await traceWhen(requestIdOf(opened), (t) => t.request !== null, 'the dispute logged');
+    expect(openedTrace.events.map((e: Trace) => e.event)).toEqual(['dispute.created']);
+    expect(openedTrace.ledger_entries.length).toBeGreaterThan(0);
+    expect(openedTrace.ledger_entries).toContainEqual(expect.objectContaining({ reference: opened.body.data.reference }));
+
+    const lost = await api('POST', `/sandbox/disputes/${opened.body.data.reference}/resolve`, { outcome: 'lost' });
+    expect([lost.status, lost.body.data.status]).toEqual([200, 'lost']);
+    const lostTrace = await traceWhen(requestIdOf(lost), (t) => t.request !== null, 'the decision logged');
+    expect(lostTrace.events.map((e: Trace) => e.event)).toEqual(['dispute.lost']);
+    // Each request shows its own entries only.
+    const ids = (t: Trace) => t.ledger_entries.map((e: Trace) => e.id);
+    expect(ids(lostTrace).filter((id: string) => ids(openedTrace).includes(id))).toEqual([]);
+  });
+
   it('shows a request that changed nothing with no ledger entries and no events', async () => {
     const read = await api('GET', `/payments/${verify.reference}`);
     expect(read.status).toBe(200);

@@ -128,8 +128,10 @@ describe('GET /api/v1/wallet/ledger/verify', () => {
     const entries = await ledger.entriesForRequest(ctx, requestId);
     expect(entries.map((e) => [e.entryType, e.amount.toString(), e.reference])).toEqual([['debit', '-10.00', refund.body.data.reference]]);
     expect(await ledger.entriesForRequest({ developerId: other.developerId, mode: 'test' }, requestId)).toEqual([]);
-    // Every posting this file made went through an API request, and says which.
+    // Every posting and event this file made went through an API request (the merchant's, or the
+    // provider's callback racing the sandbox's verify), and says which.
     expect(await query(`SELECT id FROM ledger_postings WHERE developer_id = ANY ($1) AND request_id IS NULL`, [[merchant.developerId, other.developerId]])).toEqual([]);
+    expect(await query(`SELECT id, name FROM events WHERE developer_id = ANY ($1) AND request_id IS NULL`, [[merchant.developerId, other.developerId]])).toEqual([]);
   });
 
   it.each([

@@ -12,7 +12,6 @@ import { PROVIDER_WEBHOOKS_PATH } from '../modules/provider-webhooks/provider-we
 import { setupOpenApi } from '../http/openapi';
 import { registerRequestLogging } from '../http/request-log/request-log.hooks';
 import { registerUrlTextCheck } from '../http/url-text.hook';
-import { registerRequestScope } from '../http/request-scope.hook';
 
 export const API_PREFIX = 'api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,8 +29,6 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
     logger: false,
   });
   const fastify = adapter.getInstance();
-  // First: every later hook, the guards and the handler run inside the request's scope.
-  registerRequestScope(fastify);
   // Callback style: an async hook costs a promise and a microtask hop on every request.
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

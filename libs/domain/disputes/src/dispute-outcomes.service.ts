@@ -5,7 +5,7 @@ import { PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import type { ProviderDispute } from '@gateway/provider';
-import { Amount, Clock, type DeveloperContext, DomainError, inTransaction, randomHex } from '@gateway/platform';
+import { Amount, Clock, type DeveloperContext, DomainError, inTransaction, randomHex, type ServingRequest, tenantOf } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DisputeEntity } from './dispute.entity';
@@ -43,24 +43,25 @@ export class DisputeOutcomesService {
    * A `charge.dispute.*` callback (or the sandbox's own answer, handled the same way): creates the
    * dispute the first time, then applies a decision. A dispute on a payment that is not ours is
    * acknowledged and logged (null). `under_review` from the provider changes nothing: ours moves
-   * there when our evidence is accepted.
+   * there when our evidence is accepted. `within`: the sandbox request applying it, if any.
    */
-  async onProviderDispute(mode: Mode, notice: ProviderDispute): Promise<DisputeEntity | null> {
-    const dispute = (await this.repository.findByProviderId(mode, notice.providerId)) ?? (await this.create(mode, notice));
+  async onProviderDispute(mode: Mode, notice: ProviderDispute, within?: ServingRequest): Promise<DisputeEntity | null> {
+    const dispute = (await this.repository.findByProviderId(mode, notice.providerId)) ?? (await this.create(mode, notice, within));
     if (!dispute) return null;
-    if (notice.status === 'won' || notice.status === 'lost') return (await this.close(dispute.id, notice.status === 'won' ? 'win' : 'lose')) ?? this.repository.findById(dispute.id);
+    if (notice.status === 'won' || notice.status === 'lost') return (await this.close(dispute.id, notice.status === 'won' ? 'win' : 'lose', within)) ?? this.repository.findById(dispute.id);
     return dispute;
   }
 
   /**
    * Closes the dispute along `move` with its money and event, once; null when it was closed already
-   * (or, for `expire`, is no longer open).
+   * (or, for `expire`, is no longer open). `within`: the request this runs in, if any (its id is
+   * what the posting and event record).
    */
-  async close(id: string, move: DisputeClosing): Promise<DisputeEntity | null> {
+  async close(id: string, move: DisputeClosing, within?: ServingRequest): Promise<DisputeEntity | null> {
     return inTransaction(this.dataSource, async (manager) => {
       const closed = await this.repository.move(manager, id, move, this.clock.now());
       if (!closed) return null;
-      const ctx = { developerId: closed.developerId, mode: closed.mode };
+      const ctx = tenantOf(closed, within);
       const won = closed.status === 'won';
       if (closed.heldAmount.isPositive()) {
         await this.ledger.post(manager, ctx, {
@@ -77,14 +78,14 @@ export class DisputeOutcomesService {
     });
   }
 
-  private async create(mode: Mode, notice: ProviderDispute): Promise<DisputeEntity | null> {
+  private async create(mode: Mode, notice: ProviderDispute, within: ServingRequest | undefined): Promise<DisputeEntity | null> {
     const payment = await this.payments.findForProviderCallback(mode, notice.transactionReference);
     if (!payment || payment.currency !== notice.currency) {
       // Made on another integration of the provider account, or not a payment we know: nothing of ours to hold.
       this.logger.warn(`provider dispute ${notice.providerId} (${mode}) names no payment of ours (${notice.transactionReference}); acknowledged`);
       return null;
     }
-    const ctx = { developerId: payment.developerId, mode };
+    const ctx = tenantOf({ developerId: payment.developerId, mode }, within);
     const now = this.clock.now();
     // The deadline runs on the tenant's clock: a test clock running ahead moves the provider's
     // (real-time) deadline by as much, so the window the merchant has stays what the provider gave.

@@ -61,7 +61,7 @@ export class DisputesService {
   async submitEvidence(ctx: DeveloperContext, reference: string, evidence: DisputeEvidence): Promise<DisputeEntity> {
     let dispute = await this.get(ctx, reference);
     if (dispute.status === 'open' && dispute.evidenceDueAt <= (await this.testClocks.now(ctx))) {
-      dispute = (await this.outcomes.close(dispute.id, 'expire')) ?? (await this.get(ctx, reference));
+      dispute = (await this.outcomes.close(dispute.id, 'expire', ctx)) ?? (await this.get(ctx, reference));
     }
     assertTransition(DISPUTE_TRANSITIONS, 'submitEvidence', dispute.status, `The dispute is ${dispute.status}; evidence can only be submitted while it is open.`);
     await this.provider.contestDispute(ctx.mode, dispute.providerDisputeId, {
@@ -85,7 +85,7 @@ export class DisputesService {
     let lost = 0;
     for (const id of ids) {
       try {
-        if (await this.outcomes.close(id, 'expire')) lost++;
+        if (await this.outcomes.close(id, 'expire', ctx)) lost++;
       } catch (error) {
         this.logger.warn(`dispute ${id}: expiry failed, retried on the next scan: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -103,7 +103,7 @@ export class DisputesService {
     const { payment } = await this.payments.get(ctx, paymentReference);
     if (payment.status !== 'success') throw new DomainError('invalid_state', `The payment is ${payment.status}; only a successful payment can be disputed.`);
     const opened = await this.provider.openSandboxDispute(ctx.mode, { transactionReference: payment.reference });
-    const dispute = await this.outcomes.onProviderDispute(ctx.mode, opened);
+    const dispute = await this.outcomes.onProviderDispute(ctx.mode, opened, ctx);
     if (!dispute) throw new Error(`sandbox dispute on ${payment.reference} could not be recorded`);
     return dispute;
   }
@@ -118,7 +118,7 @@ export class DisputesService {
     const dispute = await this.get(ctx, reference);
     assertTransition(DISPUTE_TRANSITIONS, outcome === 'won' ? 'win' : 'lose', dispute.status, `The dispute is ${dispute.status}; only an open or under-review dispute can be decided.`);
     const decided = await this.provider.resolveSandboxDispute(ctx.mode, dispute.providerDisputeId, outcome === 'won' ? 'declined' : 'merchant-accepted');
-    return (await this.outcomes.onProviderDispute(ctx.mode, decided)) ?? dispute;
+    return (await this.outcomes.onProviderDispute(ctx.mode, decided, ctx)) ?? dispute;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, tenantOf } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { utcDate } from './invoice-dates';
 import { toInvoiceResponse } from './invoice.mapper';
@@ -35,7 +35,7 @@ export class InvoiceOverdueService {
     return inTransaction(this.dataSource, async (manager) => {
       const moved = await this.repository.markOverdue(manager, utcDate(now), now, limit, ctx);
       for (const invoice of moved) {
-        await this.events.emit(manager, { developerId: invoice.developerId, mode: invoice.mode }, 'invoice.overdue', {
+        await this.events.emit(manager, tenantOf(invoice, ctx), 'invoice.overdue', {
           ...toInvoiceResponse(invoice, this.config.api.publicBaseUrl),
         });
       }

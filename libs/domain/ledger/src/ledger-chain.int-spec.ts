@@ -1,7 +1,7 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
-import { Amount, type DeveloperContext, inTransaction, runInRequestScope } from '@gateway/platform';
+import { Amount, type DeveloperContext, inTransaction } from '@gateway/platform';
 import { createDomainTestContext } from '@gateway/platform/testing';
 import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -313,10 +313,9 @@ describe('the hash-chained ledger', () => {
   it('records the API request behind each posting, credit or debit, and lists its wallet entries for that tenant only', async () => {
     const ctx = await newMerchant();
     const requestId = `req_${randomUUID()}`;
-    await runInRequestScope(requestId, async () => {
-      await post(ctx, paid('100', '1'));
-      await post(ctx, posting(refundLines(a('20')), { sourceType: 'refund', kind: 'refund', reference: 'RFD_req' }));
-    });
+    const inRequest = { ...ctx, requestId };
+    await post(inRequest, paid('100', '1'));
+    await post(inRequest, posting(refundLines(a('20')), { sourceType: 'refund', kind: 'refund', reference: 'RFD_req' }));
     await post(ctx, paid('7'));
     const entries = await ledger.entriesForRequest(ctx, requestId);
     expect(entries.map((e) => [e.entryType, e.amount.toString(), e.bucket])).toEqual([

@@ -3,7 +3,6 @@ import {
   Amount,
   CURRENCIES,
   type Currency,
-  currentRequestId,
   defineCursor,
   defineKeyset,
   type DeveloperContext,
@@ -332,8 +331,8 @@ export async function countWalletEntries(manager: EntityManager, ctx: DeveloperC
 }
 
 /**
- * $1–$14 of both posting statements. The request id comes from the request scope the API enters
- * for each request (null for scheduler and queue work), so callers need not pass it along.
+ * $1–$14 of both posting statements. The request id is the context's: the API request the posting
+ * is made in, null for scheduler and queue work.
  */
 function postingParams(ctx: DeveloperContext, posting: Posting, now: Date): unknown[] {
   const lines = posting.lines;
@@ -351,7 +350,7 @@ function postingParams(ctx: DeveloperContext, posting: Posting, now: Date): unkn
     lines.map((l) => l.entryType),
     lines.map((l) => l.amount.toString()),
     lines.map((l) => l.description),
-    currentRequestId(),
+    ctx.requestId ?? null,
   ];
 }
 

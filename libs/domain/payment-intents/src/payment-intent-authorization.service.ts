@@ -3,7 +3,7 @@ import type { Mode } from '@gateway/contracts';
 import { isProviderRefusal, SavedCardsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider, type ProviderHold } from '@gateway/provider';
-import { canMove, Clock, type DeveloperContext, inTransaction, targetOf } from '@gateway/platform';
+import { canMove, Clock, type DeveloperContext, inTransaction, type ServingRequest, targetOf, tenantOf } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { PaymentIntentEntity } from './payment-intent.entity';
 import { INTENT_TRANSITIONS } from './payment-intent-status';
@@ -71,13 +71,13 @@ export class PaymentIntentAuthorizationService {
   }
 
   /** The provider's callback: a customer authorized a hold checkout. Unknown references are ignored. */
-  async onProviderHold(mode: Mode, reference: string): Promise<void> {
+  async onProviderHold(mode: Mode, reference: string, within?: ServingRequest): Promise<void> {
     const intent = await this.repository.findByModeAndReference(mode, reference);
     if (!intent) {
       this.logger.warn(`provider hold callback for an unknown ${mode} payment intent; ignored`);
       return;
     }
-    await this.sync({ developerId: intent.developerId, mode }, intent);
+    await this.sync(tenantOf({ developerId: intent.developerId, mode }, within), intent);
   }
 
   /** Where `/checkout/holds/{reference}` sends the customer's browser: the provider's page, while the intent awaits them. */

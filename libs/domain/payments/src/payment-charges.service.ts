@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PaymentProvider } from '@gateway/provider';
-import { Clock, type DeveloperContext, DomainError, failpoint } from '@gateway/platform';
+import { Clock, type DeveloperContext, DomainError, failpoint, tenantOf } from '@gateway/platform';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import type { PaymentView } from './payment.mapper';
 import type { PaymentEntity } from './payment.entity';
@@ -52,7 +52,7 @@ export class PaymentChargesService {
     const due = await this.repository.claimDueScheduled(now, new Date(now.getTime() - STALE_CLAIM_MS), limit, ctx);
     for (const payment of due) {
       try {
-        await this.charge({ developerId: payment.developerId, mode: payment.mode }, payment);
+        await this.charge(tenantOf(payment, ctx), payment);
       } catch (error) {
         // The claim stays: the charge is retried once it is stale, with the same reference.
         this.logger.warn(`scheduled charge ${payment.reference} could not be completed: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,7 +5,7 @@ import { DevelopersService } from '@gateway/domain/developers';
 import { EventsService } from '@gateway/domain/webhooks';
 import { LedgerService, type Posting, paymentSuccessLines } from '@gateway/domain/ledger';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inOneStatement, inTransaction, randomHex } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inOneStatement, inTransaction, randomHex, type ServingRequest, tenantOf } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { breakDownPayment } from './payment-breakdown';
 import { defaultPlatformFee } from './payment-config';
@@ -101,13 +101,13 @@ export class PaymentConfirmationService {
    * for this callback (read again when not given).
    * @throws gateway_timeout, provider_error
    */
-  async verifyForCallback(mode: Mode, reference: string, read?: PaymentToVerify): Promise<void> {
+  async verifyForCallback(mode: Mode, reference: string, read?: PaymentToVerify, within?: ServingRequest): Promise<void> {
     const found = read ?? (await this.repository.findForCallback(mode, reference));
     if (!found) {
       this.logger.warn(`provider callback for an unknown ${mode} payment; ignored`);
       return;
     }
-    await this.verifyFound({ developerId: found.view.payment.developerId, mode }, found);
+    await this.verifyFound(tenantOf({ developerId: found.view.payment.developerId, mode }, within), found);
   }
 
   /**

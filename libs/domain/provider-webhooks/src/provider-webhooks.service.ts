@@ -8,7 +8,7 @@ import { SETTLEMENT_REFERENCE_PREFIX, SettlementPayoutsService } from '@gateway/
 import { TransfersService } from '@gateway/domain/transfers';
 import { VirtualAccountDepositsService } from '@gateway/domain/virtual-accounts';
 import { PaymentProvider, type ProviderWebhook } from '@gateway/provider';
-import { Clock, DomainError, sha256Hex } from '@gateway/platform';
+import { Clock, DomainError, type ServingRequest, sha256Hex } from '@gateway/platform';
 import { ProviderEventsRepository } from './provider-events.repository';
 
 /**
@@ -50,11 +50,12 @@ export class ProviderWebhooksService {
   ) {}
 
   /**
+   * `requestId`: the callback's own request, whose id what it changes records (request traces).
    * @throws invalid_signature when the signature matches neither mode's secret;
    *         service_unavailable while an identical delivery is being processed;
    *         whatever processing throws (gateway_timeout, provider_error, …) — the claim is released
    */
-  async receive(rawBody: string, signature: string | undefined): Promise<void> {
+  async receive(rawBody: string, signature: string | undefined, requestId?: string): Promise<void> {
     const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
     if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
     if (isPaymentCharge(event)) {
@@ -66,7 +67,7 @@ export class ProviderWebhooksService {
       // failure answers the error; the provider's redelivery runs it again.
       const charge = await this.confirmation.findForCallback(event.mode, event.data.reference);
       if (charge?.settled) return;
-      if (charge) return this.confirmation.verifyForCallback(event.mode, event.data.reference, charge);
+      if (charge) return this.confirmation.verifyForCallback(event.mode, event.data.reference, charge, callbackRequest(requestId));
     }
     const digest = sha256Hex(rawBody);
     const claimedAt = this.clock.now();
@@ -76,7 +77,7 @@ export class ProviderWebhooksService {
     if (claim === 'in_progress') throw new DomainError('service_unavailable', 'This callback is being processed; deliver it again later.');
 
     try {
-      await this.process(event);
+      await this.process(event, callbackRequest(requestId));
     } catch (error) {
       // Release only our own claim, so the provider's redelivery is processed.
       await this.repository.release(digest, claimedAt);
@@ -91,20 +92,20 @@ export class ProviderWebhooksService {
   }
 
   /** A payout is a merchant's transfer or an account's settlement: our references tell them apart. */
-  private async onTransfer(mode: Mode, reference: string): Promise<void> {
-    if (mode === 'live' && reference.startsWith(SETTLEMENT_REFERENCE_PREFIX)) await this.settlements.onProviderTransfer(reference);
-    else await this.transfers.onProviderTransfer(mode, reference);
+  private async onTransfer(mode: Mode, reference: string, within: ServingRequest | undefined): Promise<void> {
+    if (mode === 'live' && reference.startsWith(SETTLEMENT_REFERENCE_PREFIX)) await this.settlements.onProviderTransfer(reference, within);
+    else await this.transfers.onProviderTransfer(mode, reference, within);
   }
 
-  private async process(event: ProviderWebhook): Promise<void> {
+  private async process(event: ProviderWebhook, within: ServingRequest | undefined): Promise<void> {
     // A bank transfer into a dedicated account is a `charge.success` too, under a reference the provider made up.
-    if (event.kind === 'charge' && event.data.channel === 'dedicated_nuban') await this.deposits.onProviderDeposit(event.mode, event.data);
+    if (event.kind === 'charge' && event.data.channel === 'dedicated_nuban') await this.deposits.onProviderDeposit(event.mode, event.data, within);
     // A charge whose reference this mode does not know (verify's path logs and ignores it).
-    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference);
-    else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data);
-    else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference);
-    else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data);
-    else if (event.kind === 'hold') await this.holds.onProviderHold(event.mode, event.data.reference);
+    else if (event.kind === 'charge') await this.confirmation.verifyForCallback(event.mode, event.data.reference, undefined, within);
+    else if (event.kind === 'refund') await this.refunds.onProviderRefund(event.mode, event.data, within);
+    else if (event.kind === 'transfer') await this.onTransfer(event.mode, event.data.reference, within);
+    else if (event.kind === 'dispute') await this.disputes.onProviderDispute(event.mode, event.data, within);
+    else if (event.kind === 'hold') await this.holds.onProviderHold(event.mode, event.data.reference, within);
     else if (event.kind === 'other' && event.problem !== undefined) {
       // Acknowledged, never refused: a refusal would only make the provider deliver it again forever.
       this.logger.warn(`provider callback ${event.event || '(no event name)'} (${event.mode}) acknowledged unread: ${event.problem}`);
@@ -112,6 +113,11 @@ export class ProviderWebhooksService {
       this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
     }
   }
+}
+
+/** The callback's own request, which acts for no tenant: what it changes records its id. */
+function callbackRequest(requestId: string | undefined): ServingRequest | undefined {
+  return requestId === undefined ? undefined : { requestId };
 }
 
 /** A charge of one of our payments: any `charge` callback but a deposit into a dedicated account (its reference is the provider's). */

@@ -6,7 +6,7 @@ import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { isProviderRefusal, PaymentRefundBalanceService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderRefund, type ProviderRefundNotice } from '@gateway/provider';
-import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, InvalidAmountError, type Page, randomHex, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, InvalidAmountError, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { RefundEntity } from './refund.entity';
@@ -66,7 +66,7 @@ export class RefundsService {
     const existing = idempotencyKey ? await this.forKey(ctx, idempotencyKey, input, hash) : null;
     const { refund, recorded } = existing ? { refund: existing, recorded: false } : await this.recordOnce(ctx, input, requested, hash, idempotencyKey);
     // A refund recorded by this very request was never sent; any other may have reached the provider.
-    if (refund.status === 'pending' && !refund.providerRefundId) await this.submit(refund, recorded ? 'first' : 'again');
+    if (refund.status === 'pending' && !refund.providerRefundId) await this.submit(refund, recorded ? 'first' : 'again', ctx);
     return this.repository.findById(refund.id);
   }
 
@@ -100,7 +100,7 @@ export class RefundsService {
    * nothing. Nothing is ever resubmitted here (that is the scan's job, after REFUND_RESUBMIT_AFTER_SECONDS).
    * @throws gateway_timeout, provider_error (the listing failed: the provider delivers it again)
    */
-  async onProviderRefund(mode: Mode, notice: ProviderRefundNotice): Promise<void> {
+  async onProviderRefund(mode: Mode, notice: ProviderRefundNotice, within?: ServingRequest): Promise<void> {
     const ours = await this.repository.findOfPayment(mode, notice.transactionReference, MATCH_LIMIT);
     if (!ours.some((refund) => refund.status === 'pending')) {
       // Not ours (made on the provider's dashboard), or settled already: nothing to ask about.
@@ -108,7 +108,7 @@ export class RefundsService {
       return;
     }
     try {
-      await this.reconcile(mode, notice.transactionReference);
+      await this.reconcile(mode, notice.transactionReference, within);
     } catch (error) {
       if (!isProviderRefusal(error)) throw error; // no answer: the provider delivers the callback again
       // A refusal would refuse every redelivery too: acknowledge; the resubmission scan and retries reconcile again.
@@ -218,23 +218,23 @@ export class RefundsService {
    * provider made is never failed. No answer leaves it pending and throws.
    * @throws gateway_timeout, provider_error (not a refusal: the outcome is unknown)
    */
-  private async submit(refund: RefundEntity, attempt: 'first' | 'again'): Promise<void> {
-    if (attempt === 'again' && (await this.reconcile(refund.mode, refund.paymentReference)).has(refund.id)) return;
+  private async submit(refund: RefundEntity, attempt: 'first' | 'again', within?: ServingRequest): Promise<void> {
+    if (attempt === 'again' && (await this.reconcile(refund.mode, refund.paymentReference, within)).has(refund.id)) return;
     let result: ProviderRefund;
     try {
       result = await this.provider.refund(refund.mode, { transactionReference: refund.paymentReference, amount: refund.amount });
     } catch (error) {
       if (!isProviderRefusal(error)) throw error;
-      if ((await this.reconcile(refund.mode, refund.paymentReference)).has(refund.id)) return;
+      if ((await this.reconcile(refund.mode, refund.paymentReference, within)).has(refund.id)) return;
       this.logger.warn(`refund ${refund.reference} refused by the provider (${error.providerType ?? 'no type'}/${error.providerCode ?? 'no code'}): ${error.providerMessage}`);
-      return this.settle(refund, 'failed');
+      return this.settle(refund, 'failed', within);
     }
     if (!(await this.repository.recordProviderId(refund.id, result.providerId, this.clock.now()))) {
       // Adopted meanwhile by a reconciliation (a callback arrived first): that one settles it.
       this.logger.warn(`refund ${refund.reference}: provider refund ${result.providerId} not recorded, the refund has one already`);
       return;
     }
-    await this.settle({ ...refund, providerRefundId: result.providerId }, result.status);
+    await this.settle({ ...refund, providerRefundId: result.providerId }, result.status, within);
   }
 
   /**
@@ -244,7 +244,7 @@ export class RefundsService {
    * from it. Returns the ids of our refunds that have a provider refund.
    * @throws gateway_timeout, provider_error
    */
-  private async reconcile(mode: Mode, paymentReference: string): Promise<Set<string>> {
+  private async reconcile(mode: Mode, paymentReference: string, within?: ServingRequest): Promise<Set<string>> {
     const atProvider = await this.provider.listRefunds(mode, paymentReference);
     const ours = await this.repository.findOfPayment(mode, paymentReference, MATCH_LIMIT);
     const taken = new Set(ours.map((refund) => refund.providerRefundId).filter((id): id is string => id !== null));
@@ -260,19 +260,23 @@ export class RefundsService {
       }
       if (!providerRefund) continue;
       matched.add(refund.id);
-      await this.settle(refund, providerRefund.status);
+      await this.settle(refund, providerRefund.status, within);
     }
     return matched;
   }
 
-  /** Records the provider's outcome once: processed → `refund.completed`; failed → the debit is reversed. */
-  private async settle(refund: RefundEntity, status: ProviderRefund['status']): Promise<void> {
+  /**
+   * Records the provider's outcome once: processed → `refund.completed`; failed → the debit is
+   * reversed. `within`: the merchant's request that learnt the outcome (its id is what the posting
+   * and event record); none for a callback or the scheduler.
+   */
+  private async settle(refund: RefundEntity, status: ProviderRefund['status'], within?: ServingRequest): Promise<void> {
     if (status === 'pending') return;
     const transition: RefundTransition = status === 'processed' ? 'process' : 'fail';
     await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       if (!(await this.repository.settle(manager, refund.id, transition, now))) return; // already settled by a callback or another request
-      const ctx = { developerId: refund.developerId, mode: refund.mode };
+      const ctx = tenantOf(refund, within);
       if (transition === 'process') {
         const settled = await this.repository.findById(refund.id, manager);
         await this.events.emit(manager, ctx, 'refund.completed', { ...toRefundResponse(settled) });

@@ -3,7 +3,7 @@ import { LedgerService, releaseReserveLines, settleReservedLines } from '@gatewa
 import { isProviderRefusal } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { canMove, Clock, DomainError, inTransaction } from '@gateway/platform';
+import { canMove, Clock, DomainError, inTransaction, type ServingRequest, tenantOf } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { SettlementEntity } from './settlement.entity';
 import { toSettlementResponse } from './settlement.mapper';
@@ -42,25 +42,25 @@ export class SettlementPayoutsService {
    * claims it; the others return.
    * @throws gateway_timeout, provider_error (no answer: it stays `processing` for the scan)
    */
-  async payOut(id: string): Promise<void> {
+  async payOut(id: string, within?: ServingRequest): Promise<void> {
     const now = this.clock.now();
     const claimed = await inTransaction(this.dataSource, (manager) => this.repository.move(manager, id, 'process', {}, now));
     if (!claimed) return;
-    await this.submit(await this.repository.findById(id), 'first');
+    await this.submit(await this.repository.findById(id), 'first', within);
   }
 
   /**
    * The provider's callback about a payout of ours (`stl_…`): settles it from a verify.
    * @throws gateway_timeout, provider_error (the provider delivers the callback again)
    */
-  async onProviderTransfer(reference: string): Promise<void> {
+  async onProviderTransfer(reference: string, within?: ServingRequest): Promise<void> {
     const settlement = await this.repository.findAnyByReference(reference);
     if (!settlement) {
       this.logger.log(`provider transfer callback for ${reference}: not a settlement of ours; acknowledged`);
       return;
     }
     const known = await this.provider.verifyTransfer('live', reference);
-    if (known) await this.apply(settlement, known);
+    if (known) await this.apply(settlement, known, within);
   }
 
   /**
@@ -87,10 +87,10 @@ export class SettlementPayoutsService {
   }
 
   /** Verifies first when it may have been sent before; sends it when the provider does not know it. */
-  private async submit(settlement: SettlementEntity, attempt: 'first' | 'again'): Promise<void> {
+  private async submit(settlement: SettlementEntity, attempt: 'first' | 'again', within?: ServingRequest): Promise<void> {
     if (attempt === 'again') {
       const known = await this.provider.verifyTransfer('live', settlement.reference);
-      if (known) return this.apply(settlement, known);
+      if (known) return this.apply(settlement, known, within);
     }
     let answer: ProviderTransfer;
     try {
@@ -110,25 +110,25 @@ export class SettlementPayoutsService {
     } catch (error) {
       if (!isProviderRefusal(error)) throw error;
       this.logger.warn(`settlement ${settlement.reference} refused by the provider (${error.providerType ?? 'no type'}/${error.providerCode ?? 'no code'})`);
-      return this.settle(settlement, 'fail', error.providerMessage);
+      return this.settle(settlement, 'fail', error.providerMessage, within);
     }
-    await this.apply(settlement, answer);
+    await this.apply(settlement, answer, within);
   }
 
   /** @throws provider_error when the provider's account is not this payout's (nothing settled) */
-  private async apply(settlement: SettlementEntity, known: ProviderTransfer): Promise<void> {
+  private async apply(settlement: SettlementEntity, known: ProviderTransfer, within?: ServingRequest): Promise<void> {
     if (!known.amount.equals(settlement.amount) || known.currency !== settlement.currency) {
       this.logger.error(`settlement ${settlement.reference}: the provider reports ${known.amount} ${known.currency}, not ${settlement.amount} ${settlement.currency}; nothing settled`);
       throw new DomainError('provider_error', 'The provider reported a different payout; nothing was settled.');
     }
     if (!settlement.providerTransferCode) await this.repository.recordProviderCode(settlement.id, known.providerTransferCode, this.clock.now());
-    if (known.status === 'success') return this.settle(settlement, 'complete', null);
-    if (known.status === 'failed' || known.status === 'reversed') return this.settle(settlement, 'fail', known.failureReason ?? 'The provider could not pay the settlement.');
+    if (known.status === 'success') return this.settle(settlement, 'complete', null, within);
+    if (known.status === 'failed' || known.status === 'reversed') return this.settle(settlement, 'fail', known.failureReason ?? 'The provider could not pay the settlement.', within);
     if (known.status === 'otp_required') this.logger.warn(`settlement ${settlement.reference} waits for an OTP at the provider: disable the transfer OTP for automated payouts`);
   }
 
   /** The move with its ledger posting (and, completed, its event), in one transaction on the locked row; once. */
-  private async settle(settlement: SettlementEntity, transition: Extract<SettlementTransition, 'complete' | 'fail'>, failureReason: string | null): Promise<void> {
+  private async settle(settlement: SettlementEntity, transition: Extract<SettlementTransition, 'complete' | 'fail'>, failureReason: string | null, within?: ServingRequest): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       const locked = await this.repository.lock(manager, settlement.id);
       if (!canMove(SETTLEMENT_TRANSITIONS, transition, locked.status)) {
@@ -137,7 +137,7 @@ export class SettlementPayoutsService {
       }
       const now = this.clock.now();
       await this.repository.move(manager, locked.id, transition, { completedAt: now, failureReason }, now);
-      const ctx = { developerId: locked.developerId, mode: 'live' as const };
+      const ctx = tenantOf({ developerId: locked.developerId, mode: 'live' }, within);
       const completed = transition === 'complete';
       await this.ledger.post(manager, ctx, {
         currency: locked.currency,

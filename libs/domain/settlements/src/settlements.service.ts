@@ -19,6 +19,8 @@ import {
   type Page,
   randomHex,
   READ_THROUGH_PAGE_SIZE,
+  type ServingRequest,
+  tenantOf,
 } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -34,6 +36,8 @@ export interface SettlementActor {
   ip: string | null;
   /** How the audit log names them (a portal user, or an operator at the CLI); by default the user, unlabelled. */
   audit?: AuditActor;
+  /** The portal request deciding (its id is what the postings and events it causes record); none at the CLI. */
+  requestId?: string;
 }
 
 /** The settlement bank account is a naira account (a NUBAN): settlements are paid in NGN. */
@@ -50,6 +54,8 @@ export interface NewSettlement {
   origin: 'manual' | 'auto';
   requestedBy: SettlementActor | null;
   autoPeriod?: string;
+  /** The account's request asking for it (its id is what the reservation's posting records); none for auto-settlements. */
+  within?: ServingRequest;
 }
 
 /**
@@ -111,7 +117,7 @@ export class SettlementsService {
     const checked = checkAmount(input.amount, currency, amountLimits(this.config));
     if (!checked.ok) throw new DomainError('validation_error', 'The amount is not valid.', { amount: [checked.message] });
     const developer = await this.developers.get(ctx.developerId);
-    return this.create({ developer, amount: checked.amount, currency, origin: 'manual', requestedBy: actor });
+    return this.create({ developer, amount: checked.amount, currency, origin: 'manual', requestedBy: actor, within: ctx });
   }
 
   /**
@@ -125,7 +131,7 @@ export class SettlementsService {
       throw new DomainError('invalid_state', 'The account has no settlement bank account: set one first.');
     }
     this.provider.capabilities('live').require('transfers', currency);
-    const ctx: DeveloperContext = { developerId: developer.id, mode: 'live' };
+    const ctx = tenantOf({ developerId: developer.id, mode: 'live' }, input.within);
     const autoApproved = input.origin === 'auto' && withinLimit(amount, this.config.settlements.autoApproveLimits[currency]);
     const settlement = await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
@@ -165,7 +171,7 @@ export class SettlementsService {
       if (autoApproved) await this.repository.insertDecision(manager, decision(row.id, null, 'approve', null, null, now));
       return inserted;
     });
-    if (autoApproved) await this.payOutQuietly(settlement.id);
+    if (autoApproved) await this.payOutQuietly(settlement.id, input.within);
     return this.repository.findById(settlement.id);
   }
 
@@ -227,7 +233,7 @@ export class SettlementsService {
       if (approvals < settlement.approvalsRequired) return false;
       return this.repository.move(manager, id, 'approve', { approvedAt: now }, now);
     });
-    if (approved) await this.payOutQuietly(id);
+    if (approved) await this.payOutQuietly(id, actingRequest(actor));
     return this.repository.findById(id);
   }
 
@@ -243,7 +249,7 @@ export class SettlementsService {
       await this.decide(manager, decision(id, actor.userId, 'reject', actor.ip, reason, now));
       await this.recordDecision(manager, settlement, actor, 'settlement.rejected', reason);
       await this.repository.move(manager, id, 'reject', { rejectionReason: reason, completedAt: now }, now);
-      await this.ledger.post(manager, { developerId: settlement.developerId, mode: 'live' }, {
+      await this.ledger.post(manager, tenantOf({ developerId: settlement.developerId, mode: 'live' }, actingRequest(actor)), {
         currency: settlement.currency,
         sourceType: 'settlement',
         sourceId: id,
@@ -282,14 +288,19 @@ export class SettlementsService {
     }
   }
 
-  private async payOutQuietly(id: string): Promise<void> {
+  private async payOutQuietly(id: string, within?: ServingRequest): Promise<void> {
     try {
-      await this.payouts.payOut(id);
+      await this.payouts.payOut(id, within);
     } catch (error) {
       // Approved and reserved: the reconciliation scan pays it once the provider answers again.
       this.logger.warn(`settlement ${id} approved, payout not confirmed yet: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** A staff member's request, which acts for no tenant of its own. */
+function actingRequest(actor: SettlementActor): ServingRequest | undefined {
+  return actor.requestId === undefined ? undefined : { requestId: actor.requestId };
 }
 
 function decision(settlementId: string, userId: string | null, kind: 'approve' | 'reject', ip: string | null, reason: string | null, at: Date): SettlementDecisionEntity {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type ChargeSavedCard, PaymentChargesService, PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
-import { Clock, type DeveloperContext, inTransaction } from '@gateway/platform';
+import { Clock, type DeveloperContext, inTransaction, type ServingRequest, tenantOf } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { SubscriptionEntity } from './subscription.entity';
@@ -52,7 +52,7 @@ export class SubscriptionBillingService {
     const due = await this.repository.claimDue(now, new Date(claimedAt.getTime() - STALE_CLAIM_MS), claimedAt, limit, ctx);
     for (const subscription of due) {
       try {
-        await this.chargeDuePeriod(subscription, now);
+        await this.chargeDuePeriod(subscription, now, ctx);
       } catch (error) {
         // The claim stays: once stale, the same attempt is resumed (same payment, same reference).
         this.logger.warn(`subscription ${subscription.publicId}: charge of period ${subscription.duePeriod} not completed: ${error instanceof Error ? error.message : String(error)}`);
@@ -64,11 +64,12 @@ export class SubscriptionBillingService {
   /**
    * Makes (or resumes) the charge of the subscription's due period, attempt `failedAttempts + 1`,
    * at `attemptedAt` (the tenant's time: retries are scheduled from it). The caller holds the
-   * subscription's claim.
+   * subscription's claim. `within`: the request this runs in (a subscription's creation, a test
+   * clock's advance), whose id the charge's postings and events record; none for the scheduler.
    * @throws gateway_timeout, provider_error (outcome unknown: resumed later), validation_error, authorization_not_found
    */
-  async chargeDuePeriod(subscription: SubscriptionEntity, attemptedAt: Date): Promise<void> {
-    const ctx: DeveloperContext = { developerId: subscription.developerId, mode: subscription.mode };
+  async chargeDuePeriod(subscription: SubscriptionEntity, attemptedAt: Date, within?: ServingRequest): Promise<void> {
+    const ctx = tenantOf(subscription, within);
     const period = subscription.duePeriod;
     const attempt = subscription.failedAttempts + 1;
     const key = `${subscription.id}:${period}:${attempt}`;

@@ -101,7 +101,7 @@ export class SubscriptionsService {
     await inTransaction(this.dataSource, (manager) => this.repository.insert(manager, subscription));
     if (!trialEnd) {
       try {
-        await this.billing.chargeDuePeriod(subscription, now);
+        await this.billing.chargeDuePeriod(subscription, now, ctx);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         // The subscription exists and its claim stays: the scan resumes this same charge once the claim is stale.

@@ -5,7 +5,7 @@ import { LedgerService, payoutReturnLines, releaseReserveLines, reserveLines, se
 import { amountLimits, isProviderRefusal, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
+import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TransferEntity } from './transfer.entity';
@@ -70,7 +70,7 @@ export class TransfersService {
     const hash = requestFingerprint({ ...input, amount: checked.amount.toString(), currency });
 
     const earlier = idempotencyKey ? await this.forKey(ctx, idempotencyKey, hash) : null;
-    if (earlier) return this.resumed(earlier);
+    if (earlier) return this.resumed(earlier, ctx);
 
     const recipient =
       input.source === 'wallet'
@@ -80,8 +80,8 @@ export class TransfersService {
       throw new DomainError('validation_error', 'The currency does not match the recipient.', { currency: [`must be ${recipient.currency}, the recipient's currency`] });
     }
     const { transfer, recorded } = await this.recordOnce(ctx, { source: input.source, amount: checked.amount, reason: input.reason ?? null, recipient, hash, idempotencyKey });
-    if (!recorded) return this.resumed(transfer);
-    await this.submit(transfer, recipient, 'first');
+    if (!recorded) return this.resumed(transfer, ctx);
+    await this.submit(transfer, recipient, 'first', ctx);
     return this.view(await this.repository.findById(transfer.id));
   }
 
@@ -117,7 +117,7 @@ export class TransfersService {
    * changes nothing. A transfer that is not ours (made on the provider's dashboard) is acknowledged.
    * @throws gateway_timeout, provider_error (the provider delivers the callback again)
    */
-  async onProviderTransfer(mode: Mode, reference: string): Promise<void> {
+  async onProviderTransfer(mode: Mode, reference: string, within?: ServingRequest): Promise<void> {
     const transfer = await this.repository.findOfProvider(mode, reference);
     if (!transfer) {
       this.logger.log(`provider transfer callback for ${reference} (${mode}): not a transfer of ours; acknowledged`);
@@ -128,7 +128,7 @@ export class TransfersService {
       this.logger.warn(`provider transfer callback for ${reference}: the provider does not know the transfer; acknowledged`);
       return;
     }
-    await this.apply(transfer, known);
+    await this.apply(transfer, known, within);
   }
 
   /**
@@ -153,10 +153,10 @@ export class TransfersService {
   }
 
   /** The transfer an earlier request with this key made, asked about again while it waits for its first answer. */
-  private async resumed(transfer: TransferEntity): Promise<TransferView> {
+  private async resumed(transfer: TransferEntity, within: DeveloperContext): Promise<TransferView> {
     const view = await this.view(transfer);
     if (transfer.status !== 'pending' || transfer.providerTransferCode) return view;
-    await this.submit(transfer, view.recipient, 'again');
+    await this.submit(transfer, view.recipient, 'again', within);
     return this.view(await this.repository.findById(transfer.id));
   }
 
@@ -227,10 +227,10 @@ export class TransfersService {
    * leaves it pending for a retry or the scan, and throws.
    * @throws gateway_timeout, provider_error (not a refusal: the outcome is unknown)
    */
-  private async submit(transfer: TransferEntity, recipient: TransferRecipientEntity, attempt: 'first' | 'again'): Promise<void> {
+  private async submit(transfer: TransferEntity, recipient: TransferRecipientEntity, attempt: 'first' | 'again', within?: ServingRequest): Promise<void> {
     if (attempt === 'again') {
       const known = await this.provider.verifyTransfer(transfer.mode, transfer.reference);
-      if (known) return this.apply(transfer, known);
+      if (known) return this.apply(transfer, known, within);
     }
     let answer: ProviderTransfer;
     try {
@@ -244,9 +244,9 @@ export class TransfersService {
     } catch (error) {
       if (!isProviderRefusal(error)) throw error;
       this.logger.warn(`transfer ${transfer.reference} refused by the provider (${error.providerType ?? 'no type'}/${error.providerCode ?? 'no code'})`);
-      return this.settle(transfer, 'fail', error.providerMessage);
+      return this.settle(transfer, 'fail', error.providerMessage, within);
     }
-    await this.apply(transfer, answer);
+    await this.apply(transfer, answer, within);
   }
 
   /**
@@ -255,28 +255,32 @@ export class TransfersService {
    * on an answer that is not this transfer's.
    * @throws provider_error
    */
-  private async apply(transfer: TransferEntity, known: ProviderTransfer): Promise<void> {
+  private async apply(transfer: TransferEntity, known: ProviderTransfer, within?: ServingRequest): Promise<void> {
     if (!known.amount.equals(transfer.amount) || known.currency !== transfer.currency) {
       this.logger.error(`transfer ${transfer.reference}: the provider reports ${known.amount} ${known.currency}, not ${transfer.amount} ${transfer.currency}; nothing settled`);
       throw new DomainError('provider_error', 'The provider reported a different transfer; nothing was settled.');
     }
     if (!transfer.providerTransferCode) await this.repository.recordProviderCode(transfer.id, known.providerTransferCode, this.clock.now());
-    if (known.status === 'success') return this.settle(transfer, 'succeed', null);
-    if (known.status === 'failed') return this.settle(transfer, 'fail', known.failureReason ?? 'The provider could not pay the transfer.');
-    if (known.status === 'reversed') return this.settle(transfer, 'reverse', known.failureReason ?? 'The bank returned the transfer.');
+    if (known.status === 'success') return this.settle(transfer, 'succeed', null, within);
+    if (known.status === 'failed') return this.settle(transfer, 'fail', known.failureReason ?? 'The provider could not pay the transfer.', within);
+    if (known.status === 'reversed') return this.settle(transfer, 'reverse', known.failureReason ?? 'The bank returned the transfer.', within);
     if (known.status === 'otp_required') {
       this.logger.warn(`transfer ${transfer.reference} waits for an OTP at the provider: disable the provider's transfer OTP for automated payouts (docs/transfers.md)`);
     }
   }
 
-  /** Moves the transfer along `transition` with its ledger posting and event, in one transaction; a no-op when it moved already. */
-  private async settle(transfer: TransferEntity, transition: TransferTransition, failureReason: string | null): Promise<void> {
+  /**
+   * Moves the transfer along `transition` with its ledger posting and event, in one transaction; a
+   * no-op when it moved already. `within`: the merchant's request that learnt the outcome (its id
+   * is what the posting and event record); none for a callback or the scheduler.
+   */
+  private async settle(transfer: TransferEntity, transition: TransferTransition, failureReason: string | null, within?: ServingRequest): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
       // Locked first: what the settlement posts depends on the status it moves from (a reversal after success returns the paid amount).
       const before = await this.repository.lock(manager, transfer.id);
       if (!canMove(TRANSFER_TRANSITIONS, transition, before.status)) return; // settled already, by a callback or another request
       await this.repository.settle(manager, transfer.id, transition, failureReason, this.clock.now());
-      const ctx = { developerId: transfer.developerId, mode: transfer.mode };
+      const ctx = tenantOf(transfer, within);
       await this.ledger.post(manager, ctx, { currency: transfer.currency, sourceType: 'transfer', sourceId: transfer.id, reference: transfer.reference, ...postingFor(transition, before) });
       const view = await this.view(await this.repository.findById(transfer.id, manager));
       await this.events.emit(manager, ctx, transition === 'succeed' ? 'transfer.success' : 'transfer.failed', toTransferResponse(view));

@@ -5,7 +5,7 @@ import { LedgerService, virtualAccountDepositLines } from '@gateway/domain/ledge
 import { breakDownPayment, defaultPlatformFee } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, randomHex } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, randomHex, type ServingRequest, tenantOf } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
@@ -44,17 +44,18 @@ export class VirtualAccountDepositsService {
   /**
    * The provider's callback for a deposit (a `charge.success` on channel `dedicated_nuban`). Like
    * a charge callback it drives a verify: the provider is asked about the transaction, so a
-   * callback can never credit more, or differently, than the provider holds.
+   * callback can never credit more, or differently, than the provider holds. `within`: the sandbox
+   * request making the deposit, if any.
    * @throws gateway_timeout, provider_error (the verify failed: the provider delivers it again)
    */
-  async onProviderDeposit(mode: Mode, notice: ProviderTransaction): Promise<DepositOutcome> {
+  async onProviderDeposit(mode: Mode, notice: ProviderTransaction, within?: ServingRequest): Promise<DepositOutcome> {
     const verified = await this.provider.verifyTransaction(mode, notice.reference);
     if (!verified || verified.status !== 'success') {
       // Nothing was received (yet): a later callback or verify brings the success.
       this.logger.warn(`provider deposit callback (${mode}): the provider does not report it paid (${verified?.status ?? 'unknown'}); not recorded`);
       return { kind: 'not_received' };
     }
-    return this.record(mode, { ...verified, bankTransfer: verified.bankTransfer ?? notice.bankTransfer ?? null });
+    return this.record(mode, { ...verified, bankTransfer: verified.bankTransfer ?? notice.bankTransfer ?? null }, within);
   }
 
   /** A credited deposit's account's deposits, newest first. */
@@ -71,7 +72,7 @@ export class VirtualAccountDepositsService {
     return this.repository.findDepositByProviderTransaction(mode, providerTransactionId);
   }
 
-  private async record(mode: Mode, transaction: ProviderTransaction): Promise<DepositOutcome> {
+  private async record(mode: Mode, transaction: ProviderTransaction, within: ServingRequest | undefined): Promise<DepositOutcome> {
     const accountNumber = transaction.bankTransfer?.receiverAccountNumber ?? null;
     // Read before the transaction opens, so that it holds one connection only: many callbacks at
     // once must not each hold a connection while waiting for a second one from the pool.
@@ -106,7 +107,7 @@ export class VirtualAccountDepositsService {
         }
         return { kind: 'recorded_before' };
       }
-      const ctx: DeveloperContext = { developerId: account.developerId, mode };
+      const ctx = tenantOf({ developerId: account.developerId, mode }, within);
       const credited: VirtualAccountDepositEntity = { ...deposit, developerId: account.developerId, virtualAccountId: account.id, ...fees };
       if (!(await this.repository.insertDepositOnce(manager, credited))) return { kind: 'recorded_before' };
       await this.ledger.post(manager, ctx, {

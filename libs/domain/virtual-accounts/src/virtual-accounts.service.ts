@@ -122,7 +122,7 @@ export class VirtualAccountsService {
     const account = await this.get(ctx, id);
     const amount = this.parseDepositAmount(input.amount);
     const transaction = await this.provider.depositToDedicatedAccount(ctx.mode, { accountNumber: account.accountNumber, amount, senderName: input.senderName });
-    await this.deposits.onProviderDeposit(ctx.mode, transaction);
+    await this.deposits.onProviderDeposit(ctx.mode, transaction, ctx);
     const recorded = await this.deposits.findRecorded(ctx.mode, transaction.providerId);
     if (!recorded || recorded.developerId !== ctx.developerId) throw new DomainError('provider_error', 'The provider did not confirm the deposit; its callback will credit it.');
     return { account, deposit: recorded };

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { currentRequestId, type DeveloperContext, preparedStatement, runStatement } from '@gateway/platform';
+import { type DeveloperContext, preparedStatement, runStatement } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EventEntity } from './event.entity';
 import { DELIVERIES_MADE, FAN_OUT_TO_SUBSCRIBERS, fanOutDeliveriesCte } from './webhook-deliveries.repository';
 
 // Plain SQL: these run once per event emitted and per delivery attempt (see docs/benchmarks.md).
-// request_id: the API request being served (the request scope), null outside one (scans, queue jobs).
+// request_id: the API request that caused the event (its context's), null outside one (scans, queue jobs).
 const INSERT_SQL = `INSERT INTO events (id, developer_id, mode, name, data, created_at, request_id) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`;
 /** The event and its fan-out to subscribed endpoints in one round trip (the emitting transaction's hot path): a row when it made a delivery. */
 const INSERT_WITH_FAN_OUT = preparedStatement(
@@ -40,9 +40,9 @@ const FOR_REQUEST_SQL = `SELECT id, developer_id AS "developerId", mode, name, d
 export class EventsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** In the caller's transaction: the event commits with the change that caused it, or not at all. */
-  async insert(m: EntityManager, event: EventEntity): Promise<void> {
-    await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt, currentRequestId()]);
+  /** In the caller's transaction: the event commits with the change that caused it, or not at all. `requestId`: the API request that caused it. */
+  async insert(m: EntityManager, event: EventEntity, requestId: string | undefined): Promise<void> {
+    await m.query(INSERT_SQL, [event.id, event.developerId, event.mode, event.name, JSON.stringify(event.data), event.createdAt, requestId ?? null]);
   }
 
   /**
@@ -50,8 +50,8 @@ export class EventsRepository {
    * endpoint: committed together with the change that caused them, or not at all. True when a
    * delivery was made.
    */
-  async insertWithFanOut(m: EntityManager, event: EventEntity): Promise<boolean> {
-    const { rows } = await runStatement(m, INSERT_WITH_FAN_OUT, fanOutParameters(event));
+  async insertWithFanOut(m: EntityManager, event: EventEntity, requestId: string | undefined): Promise<boolean> {
+    const { rows } = await runStatement(m, INSERT_WITH_FAN_OUT, fanOutParameters(event, requestId));
     return rows.length > 0;
   }
 
@@ -68,6 +68,6 @@ export class EventsRepository {
 }
 
 /** The parameters of INSERT_WITH_FAN_OUT and of eventWithFanOutCtes. */
-export function fanOutParameters(event: EventEntity): unknown[] {
-  return [event.id, event.createdAt, event.developerId, event.mode, event.name, JSON.stringify(event.data), currentRequestId()];
+export function fanOutParameters(event: EventEntity, requestId: string | undefined): unknown[] {
+  return [event.id, event.createdAt, event.developerId, event.mode, event.name, JSON.stringify(event.data), requestId ?? null];
 }

@@ -39,7 +39,7 @@ export class EventsService {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
     const id = newEventId();
     const now = this.clock.now();
-    const deliveriesMade = await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now });
+    const deliveriesMade = await this.events.insertWithFanOut(manager, { id, developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: now }, ctx.requestId);
     if (deliveriesMade) this.wake.afterCommit(manager);
     return id;
   }
@@ -51,7 +51,7 @@ export class EventsService {
    */
   emitInStatement<E extends EventName>(ctx: DeveloperContext, name: E, data: EventDataMap[E]): unknown[] {
     if (!isEventName(name)) throw new DomainError('validation_error', `Unknown event ${String(name)}.`);
-    return fanOutParameters({ id: newEventId(), developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: this.clock.now() });
+    return fanOutParameters({ id: newEventId(), developerId: ctx.developerId, mode: ctx.mode, name, data: data as EventEntity['data'], createdAt: this.clock.now() }, ctx.requestId);
   }
 
   /** A statement holding an event (emitInStatement) has committed; `fanOut`, its count of deliveries made, wakes the dispatchers. */

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { type CustomerEventData, REQUEST_TRACE_MAX_EVENTS } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
-import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock, runInRequestScope } from '@gateway/platform';
+import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -35,13 +35,11 @@ describe('the events of a request', () => {
   });
   afterAll(() => app?.close());
 
-  const emit = (requestId: string | null, reference: string, tenant = ctx) => {
-    const work = () => inTransaction(dataSource, (m) => events.emit(m, tenant, 'customer.created', customer(reference)));
-    return requestId ? runInRequestScope(requestId, work) : work();
-  };
+  const emit = (requestId: string | null, reference: string, tenant = ctx) =>
+    inTransaction(dataSource, (m) => events.emit(m, requestId ? { ...tenant, requestId } : tenant, 'customer.created', customer(reference)));
   const storedRequestId = async (eventId: string) => ((await dataSource.query(`SELECT request_id FROM events WHERE id = $1`, [eventId])) as Array<{ request_id: string | null }>)[0].request_id;
 
-  it('records the request being served on each event it emits, and none outside a request', async () => {
+  it('records the request of its context on each event it emits, and none for work of no request', async () => {
     const requestId = newRequestId();
     const inside = await emit(requestId, 'CUS_IN');
     const outside = await emit(null, 'CUS_OUT');
@@ -77,7 +75,7 @@ describe('the events of a request', () => {
   it('shows each attempt of a delivery: a test send made during a request', async () => {
     const { endpoint } = await webhooks.create(ctx, { url: 'http://127.0.0.1:9/test-target', events: ['customer.created'], webhookVersion: 'v1' });
     const requestId = newRequestId();
-    const log = await runInRequestScope(requestId, () => webhooks.sendTest(ctx, endpoint.reference));
+    const log = await webhooks.sendTest({ ...ctx, requestId }, endpoint.reference);
 
     const [traced] = (await webhooks.eventsForRequest(ctx, requestId)).events;
     expect(traced.event).toMatchObject({ id: log.eventId, name: 'webhook.test' });
@@ -89,11 +87,9 @@ describe('the events of a request', () => {
   it(`lists at most ${REQUEST_TRACE_MAX_EVENTS} events and says when there were more`, async () => {
     const requestId = newRequestId();
     const ids: string[] = [];
-    await runInRequestScope(requestId, () =>
-      inTransaction(dataSource, async (m) => {
-        for (let i = 0; i <= REQUEST_TRACE_MAX_EVENTS; i++) ids.push(await events.emit(m, ctx, 'customer.created', customer(`CUS_MANY_${i}`)));
-      }),
-    );
+    await inTransaction(dataSource, async (m) => {
+      for (let i = 0; i <= REQUEST_TRACE_MAX_EVENTS; i++) ids.push(await events.emit(m, { ...ctx, requestId }, 'customer.created', customer(`CUS_MANY_${i}`)));
+    });
     const traced = await webhooks.eventsForRequest(ctx, requestId);
     expect(traced.truncated).toBe(true);
     expect(traced.events).toHaveLength(REQUEST_TRACE_MAX_EVENTS);

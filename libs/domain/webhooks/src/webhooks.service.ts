@@ -204,7 +204,7 @@ export class WebhooksService {
     const data: TestEventData = { webhook_id: endpoint.reference, message: 'This is a test delivery from the gateway.' };
     // Not through EventsService.emit: a test event goes to this endpoint only, whatever it subscribes to.
     const delivery = await inTransaction(this.dataSource, async (m) => {
-      await this.events.insert(m, { id: eventId, developerId: ctx.developerId, mode: ctx.mode, name: TEST_EVENT_NAME, data: { ...data }, createdAt: now });
+      await this.events.insert(m, { id: eventId, developerId: ctx.developerId, mode: ctx.mode, name: TEST_EVENT_NAME, data: { ...data }, createdAt: now }, ctx.requestId);
       return this.deliveries.createUnscheduled(m, ctx, endpoint.id, eventId, now);
     });
     return this.dispatcher.attemptNow(delivery, endpoint, 'test');

@@ -68,7 +68,7 @@ describe('runStatement on PostgreSQL', () => {
       client.connection.on('rowDescription', countDescription);
       try {
         // A name no other test has run, so that this connection has not described it yet.
-        const name = `test.statement-query.${randomUUID()}`;
+        const name = `test.described-once.${randomUUID().slice(0, 8)}`;
         for (let i = 0; i < 4; i++) {
           const params = values(i);
           const { rows } = await runOnClient(client, { name, text: SHAPE_SQL, values: params });
@@ -87,7 +87,8 @@ describe('runStatement on PostgreSQL', () => {
   it('fails, never misreads, when a statement’s columns change on a connection that ran it undescribed', async () => {
     const runner = db.createQueryRunner();
     const table = `shape_change_${randomUUID().replaceAll('-', '')}`;
-    const call = { name: `test.statement-query.${table}`, text: `SELECT * FROM ${table} WHERE $1::int > 0`, values: [1] };
+    // PostgreSQL keeps 63 characters of a statement's name.
+    const call = { name: `test.${table}`, text: `SELECT * FROM ${table} WHERE $1::int > 0`, values: [1] };
     try {
       const client = (await runner.connect()) as PoolClient;
       await client.query(`CREATE TEMPORARY TABLE ${table} (amount numeric(20,2))`);

@@ -1,3 +1,2 @@
 export * from './developer-context';
 export * from './test-mode';
-export * from './request-scope';

@@ -37,8 +37,8 @@ export function Public(): MethodDecorator & ClassDecorator {
   return SetMetadata(ROUTE_ACCESS, { kind: 'public' } satisfies RouteAccess);
 }
 
-/** The caller's tenant: `{developerId, mode}` from the API key. */
+/** The caller's tenant: `{developerId, mode}` from the API key, and the request's id. */
 export const Tenant = createParamDecorator((_: unknown, ctx: ExecutionContext): DeveloperContext => {
-  const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal as ApiKeyPrincipal;
-  return developerContext(principal);
+  const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+  return developerContext(request.principal as ApiKeyPrincipal, request.id);
 });

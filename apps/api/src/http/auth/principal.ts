@@ -23,6 +23,7 @@ declare module 'fastify' {
   }
 }
 
-export function developerContext(principal: ApiKeyPrincipal): DeveloperContext {
-  return { developerId: principal.developerId, mode: principal.mode };
+/** The tenant a merchant's request acts for, with the request's id (what its postings and events record). */
+export function developerContext(principal: ApiKeyPrincipal, requestId: string): DeveloperContext {
+  return { developerId: principal.developerId, mode: principal.mode, requestId };
 }

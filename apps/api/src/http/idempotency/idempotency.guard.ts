@@ -69,7 +69,7 @@ export class IdempotencyGuard implements CanActivate {
 
   /** @throws IdempotentReplay with the stored answer, or the claim's refusals (409, 422) */
   private async claim(request: FastifyRequest, principal: ApiKeyPrincipal, key: string, route: RouteMetadata): Promise<boolean> {
-    const outcome = await this.idempotency.claim(developerContext(principal), {
+    const outcome = await this.idempotency.claim(developerContext(principal, request.id), {
       method: request.method,
       // The pattern (`/api/v1/customers/:ref`), so a trailing slash does not make another scope.
       route: request.routeOptions.url ?? request.url.split('?')[0],

@@ -60,7 +60,7 @@ export class PortalAdminSettlementsController {
   })
   @ApiContract({ response: AdminSettlementResponse, errors: ['settlement_not_found', 'invalid_state', 'conflict', 'insufficient_role', 'csrf_token_invalid'] })
   async approve(@PortalSession() session: PortalSessionContext, @Param('reference') reference: string, @Req() request: FastifyRequest): Promise<AdminSettlementResponse> {
-    const settlement = await this.settlements.approve(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request) });
+    const settlement = await this.settlements.approve(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request), requestId: request.id });
     return (await this.present([settlement]))[0];
   }
 
@@ -75,7 +75,7 @@ export class PortalAdminSettlementsController {
     @Body() body: RejectSettlementRequest,
     @Req() request: FastifyRequest,
   ): Promise<AdminSettlementResponse> {
-    const settlement = await this.settlements.reject(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request) }, body.reason);
+    const settlement = await this.settlements.reject(reference, { userId: session.actor.userId, ip: request.clientIp ?? request.ip, audit: portalAuditActor(session, request), requestId: request.id }, body.reason);
     return (await this.present([settlement]))[0];
   }
 

@@ -17,7 +17,7 @@ export class ProviderWebhooksController {
   @HttpCode(200)
   @Public()
   async receive(@Req() request: FastifyRequest, @Headers('x-paystack-signature') signature: string | undefined): Promise<{ received: true }> {
-    await this.webhooks.receive(request.rawBody ?? '', signature);
+    await this.webhooks.receive(request.rawBody ?? '', signature, request.id);
     return { received: true };
   }
 }

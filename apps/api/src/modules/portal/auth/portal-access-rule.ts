@@ -17,6 +17,8 @@ export type PortalAccessRule =
 /** The request's portal session and the cookie value it came from (for the CSRF token). */
 export interface PortalSessionContext extends ResolvedSession {
   token: string;
+  /** The id of the request the session came with (what the account's postings and events record). */
+  requestId: string;
 }
 
 declare module 'fastify' {

@@ -53,5 +53,5 @@ export const PortalSession = createParamDecorator((_: unknown, ctx: ExecutionCon
 /** The account and mode a signed-in member works in (tenant of every account route). */
 export function accountContext(session: PortalSessionContext): DeveloperContext {
   if (!session.actor.account) throw new DomainError('insufficient_role', 'This needs a developer account.');
-  return { developerId: session.actor.account.developerId, mode: session.mode };
+  return { developerId: session.actor.account.developerId, mode: session.mode, requestId: session.requestId };
 }

@@ -35,7 +35,7 @@ export class PortalGuard implements CanActivate {
 
     const token = request.cookies?.[PORTAL_SESSION_COOKIE];
     const session = token ? await this.sessions.resolve(token) : null;
-    if (session && token) request.portalSession = { ...session, token };
+    if (session && token) request.portalSession = { ...session, token, requestId: request.id };
 
     const stageOk =
       rule.session === 'none' ||
