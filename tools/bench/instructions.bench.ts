@@ -10,6 +10,7 @@ import { createProviderSimulator, type ProviderSimulator } from '@gateway/provid
 import { Client } from 'pg';
 import { BUILT_API_MAIN, freePort, PRODUCTION_HEAP_FLAGS, ROOT, stopChild, waitUntilReady } from './bench-processes';
 import { benchGatewayEnv, benchSecrets, NO_PROVIDER_URL, rateLimitStore } from './bench-support';
+import { type ProfileLine, topFunctions } from './callgrind-profile';
 import { createWallets, type Merchant, payAtSimulator, preparePayments, provisionMerchants } from './payments-fixtures';
 
 /**
@@ -28,9 +29,10 @@ import { createWallets, type Merchant, payAtSimulator, preparePayments, provisio
  * warm-up), then counts BENCH_REQUESTS requests and prints their instructions a request: the main
  * thread's, and every thread's (V8's compiler and collector threads vary more). Needs `valgrind`
  * and a build (`npx nx run api:build`; BENCH_API_MAIN: another build's main, to compare two);
- * about 75 s a GET run, the API some 50 times slower under valgrind. BENCH_KEEP_DUMPS=1 keeps
- * callgrind's files (their path is printed) for `callgrind_annotate`; BENCH_API_NODE_OPTIONS adds
- * flags to the API's node.
+ * about 75 s a GET run, the API some 50 times slower under valgrind. BENCH_PROFILE=N also prints
+ * the main thread's N costliest functions, the compiled JavaScript named (callgrind-profile.ts).
+ * BENCH_KEEP_DUMPS=1 keeps callgrind's files (their path is printed) for `callgrind_annotate`;
+ * BENCH_API_NODE_OPTIONS adds flags to the API's node.
  */
 const SCENARIOS = ['get', 'initialize', 'verify'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -38,7 +40,9 @@ const SCENARIO = (process.env.BENCH_SCENARIO ?? 'get') as Scenario;
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const EXTRA_NODE_FLAGS = process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+const PROFILE_TOP = Number(process.env.BENCH_PROFILE ?? 0);
+// A profile needs Node's map of its compiled code (/tmp/perf-<pid>.map).
+const EXTRA_NODE_FLAGS = [...(PROFILE_TOP > 0 ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
 const run = promisify(execFile);
 
 /** One request of the scenario, and the status that counts as served. */
@@ -89,9 +93,11 @@ async function main(): Promise<void> {
     await load(port, calls, headers, WARM_UP, REQUESTS);
     await callgrindControl(api, '--dump');
     report(dumpedInstructions(outDir));
+    if (PROFILE_TOP > 0) printProfile(await topFunctions(join(outDir, 'callgrind.out.1-01'), perfMapOf(api), PROFILE_TOP));
     if (process.env.BENCH_KEEP_DUMPS) log(`callgrind's files kept in ${outDir}`);
   } finally {
     if (api) await stopChild(api);
+    if (api && PROFILE_TOP > 0) rmSync(perfMapOf(api), { force: true });
     await sim?.close();
     await db.end().catch(() => undefined);
     if (!process.env.BENCH_KEEP_DUMPS) rmSync(outDir, { recursive: true, force: true });
@@ -188,6 +194,15 @@ function report(counted: Counted): void {
     `| every thread (V8's compiler and collector threads too) | ${counted.all.toLocaleString('en-US')} | ${each(counted.all)} |`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function perfMapOf(api: ChildProcess): string {
+  return `/tmp/perf-${api.pid}.map`;
+}
+
+function printProfile(lines: ProfileLine[]): void {
+  const rows = lines.map((l) => `| ${l.instructions.toLocaleString('en-US')} | ${l.share} % | ${Math.round(l.instructions / REQUESTS).toLocaleString('en-US')} | ${l.name.replaceAll('|', '\\|')} |`);
+  process.stdout.write(`\nThe main thread's costliest functions, own instructions:\n\n| instructions | share | a request | function |\n|---:|---:|---:|---|\n${rows.join('\n')}\n`);
 }
 
 function log(line: string): void {
