@@ -44,6 +44,8 @@ const PROFILE_TOP = Number(process.env.BENCH_PROFILE ?? 0);
 // A profile needs Node's map of its compiled code (/tmp/perf-<pid>.map).
 const EXTRA_NODE_FLAGS = [...(PROFILE_TOP > 0 ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
 const run = promisify(execFile);
+/** The main thread's file of the one dump callgrind writes on request (`--separate-threads`). */
+const MAIN_THREAD_DUMP = 'callgrind.out.1-01';
 
 /** One request of the scenario, and the status that counts as served. */
 interface Call {
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
     await load(port, calls, headers, WARM_UP, REQUESTS);
     await callgrindControl(api, '--dump');
     report(dumpedInstructions(outDir));
-    if (PROFILE_TOP > 0) printProfile(await topFunctions(join(outDir, 'callgrind.out.1-01'), perfMapOf(api), PROFILE_TOP));
+    if (PROFILE_TOP > 0) printProfile(await topFunctions(join(outDir, MAIN_THREAD_DUMP), perfMapOf(api), PROFILE_TOP));
     if (process.env.BENCH_KEEP_DUMPS) log(`callgrind's files kept in ${outDir}`);
   } finally {
     if (api) await stopChild(api);
@@ -173,7 +175,7 @@ function dumpedInstructions(dir: string): Counted {
     if (!line) throw new Error(`no summary line in ${file}`);
     return Number(line[1]);
   };
-  return { main: summary(join(dir, 'callgrind.out.1-01')), all: threads.reduce((sum, file) => sum + summary(file), 0) };
+  return { main: summary(join(dir, MAIN_THREAD_DUMP)), all: threads.reduce((sum, file) => sum + summary(file), 0) };
 }
 
 const SCENARIO_TITLES: Record<Scenario, string> = {

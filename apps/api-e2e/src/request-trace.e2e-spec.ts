@@ -213,6 +213,18 @@ describe('request traces', () => {
     expect((await traceOf(verify.requestId, await scoped(['requests:read']))).status).toBe(200);
   });
 
+  it("traces what a portal session's own request changed: its test event, with request null (only /api/v1 requests are logged)", async () => {
+    const created = await account.owner.post('/api/portal/webhooks', { body: { url: receiverUrl, events: ['payment.success'], webhook_version: 'v1' } });
+    expect(created.status).toBe(201);
+    const sent = await account.owner.post('/api/portal/webhooks/test', { body: { webhook_id: created.body.data.id } });
+    expect(sent.status).toBeLessThan(300);
+    const trace = await account.owner.get(`/api/portal/requests/${requestIdOf(sent)}`);
+    expect(trace.status).toBe(200);
+    expect(trace.body.data).toMatchObject({ request: null, ledger_entries: [], events: [{ id: sent.body.data.event_id, event: 'webhook.test' }] });
+    // The merchant API sees the same trace in the same mode.
+    expect((await traceOf(requestIdOf(sent))).body.data.events).toEqual(trace.body.data.events);
+  });
+
   it('keeps the ledger entries and events once the log entry is gone (purged, or not yet written): request is null', async () => {
     await h.gateway.app.get(DataSource).query(`DELETE FROM request_logs WHERE request_id = $1`, [verify.requestId]);
     const res = await traceOf(verify.requestId);

@@ -50,12 +50,12 @@ export class ProviderWebhooksService {
   ) {}
 
   /**
-   * `requestId`: the callback's own request, whose id what it changes records (request traces).
+   * `within`: the callback's own request, whose id what it changes records (request traces).
    * @throws invalid_signature when the signature matches neither mode's secret;
    *         service_unavailable while an identical delivery is being processed;
    *         whatever processing throws (gateway_timeout, provider_error, …) — the claim is released
    */
-  async receive(rawBody: string, signature: string | undefined, requestId?: string): Promise<void> {
+  async receive(rawBody: string, signature: string | undefined, within?: ServingRequest): Promise<void> {
     const event = this.provider.parseWebhook(Buffer.from(rawBody, 'utf8'), signature);
     if (!event) throw new DomainError('invalid_signature', 'The webhook signature is not valid.');
     if (isPaymentCharge(event)) {
@@ -67,7 +67,7 @@ export class ProviderWebhooksService {
       // failure answers the error; the provider's redelivery runs it again.
       const charge = await this.confirmation.findForCallback(event.mode, event.data.reference);
       if (charge?.settled) return;
-      if (charge) return this.confirmation.verifyForCallback(event.mode, event.data.reference, charge, callbackRequest(requestId));
+      if (charge) return this.confirmation.verifyForCallback(event.mode, event.data.reference, charge, within);
     }
     const digest = sha256Hex(rawBody);
     const claimedAt = this.clock.now();
@@ -77,7 +77,7 @@ export class ProviderWebhooksService {
     if (claim === 'in_progress') throw new DomainError('service_unavailable', 'This callback is being processed; deliver it again later.');
 
     try {
-      await this.process(event, callbackRequest(requestId));
+      await this.process(event, within);
     } catch (error) {
       // Release only our own claim, so the provider's redelivery is processed.
       await this.repository.release(digest, claimedAt);
@@ -113,11 +113,6 @@ export class ProviderWebhooksService {
       this.logger.log(`provider callback ${event.event} (${event.mode}) acknowledged, not acted on`);
     }
   }
-}
-
-/** The callback's own request, which acts for no tenant: what it changes records its id. */
-function callbackRequest(requestId: string | undefined): ServingRequest | undefined {
-  return requestId === undefined ? undefined : { requestId };
 }
 
 /** A charge of one of our payments: any `charge` callback but a deposit into a dedicated account (its reference is the provider's). */

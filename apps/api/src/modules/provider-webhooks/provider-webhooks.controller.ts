@@ -17,7 +17,8 @@ export class ProviderWebhooksController {
   @HttpCode(200)
   @Public()
   async receive(@Req() request: FastifyRequest, @Headers('x-paystack-signature') signature: string | undefined): Promise<{ received: true }> {
-    await this.webhooks.receive(request.rawBody ?? '', signature, request.id);
+    // The callback acts for no tenant: what it changes, in any tenant's books, records its id.
+    await this.webhooks.receive(request.rawBody ?? '', signature, { requestId: request.id });
     return { received: true };
   }
 }
