@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** One function's instructions, as callgrind_annotate lists them (self cost), its JIT code named. */
+/** One function's instructions, as callgrind_annotate lists them (self or inclusive cost), its JIT code named. */
 export interface ProfileLine {
   instructions: number;
   share: string;
@@ -19,13 +19,14 @@ interface CodeRange {
 }
 
 /**
- * The `top` functions of a callgrind dump by their own instructions, with the compiled JavaScript
+ * The `top` functions of a callgrind dump by their own instructions (`inclusive`: with those of
+ * the functions they called, as far as callgrind follows calls through JIT code), with the compiled JavaScript
  * named. callgrind knows Node's C++ and V8's builtins by their symbols, but JIT code only by its
  * address; Node started with `--perf-basic-prof` writes `/tmp/perf-<pid>.map`, which names each
  * range of JIT code, so the two together show which JavaScript the instructions ran.
  */
-export async function topFunctions(dump: string, perfMap: string, top: number): Promise<ProfileLine[]> {
-  const { stdout } = await run('callgrind_annotate', ['--threshold=100', dump], { maxBuffer: 256 * 1024 * 1024 });
+export async function topFunctions(dump: string, perfMap: string, top: number, inclusive = false): Promise<ProfileLine[]> {
+  const { stdout } = await run('callgrind_annotate', ['--threshold=100', `--inclusive=${inclusive ? 'yes' : 'no'}`, dump], { maxBuffer: 256 * 1024 * 1024 });
   const ranges = readPerfMap(perfMap);
   const lines: ProfileLine[] = [];
   for (const line of stdout.split('\n')) {

@@ -30,7 +30,8 @@ import { createWallets, type Merchant, payAtSimulator, preparePayments, provisio
  * thread's, and every thread's (V8's compiler and collector threads vary more). Needs `valgrind`
  * and a build (`npx nx run api:build`; BENCH_API_MAIN: another build's main, to compare two);
  * about 75 s a GET run, the API some 50 times slower under valgrind. BENCH_PROFILE=N also prints
- * the main thread's N costliest functions, the compiled JavaScript named (callgrind-profile.ts).
+ * the main thread's N costliest functions, the compiled JavaScript named (callgrind-profile.ts);
+ * BENCH_PROFILE_INCLUSIVE=1 ranks them with what they called (where a request's time goes by layer).
  * BENCH_KEEP_DUMPS=1 keeps callgrind's files (their path is printed) for `callgrind_annotate`;
  * BENCH_API_NODE_OPTIONS adds flags to the API's node.
  */
@@ -41,6 +42,7 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const PROFILE_TOP = Number(process.env.BENCH_PROFILE ?? 0);
+const PROFILE_INCLUSIVE = process.env.BENCH_PROFILE_INCLUSIVE === '1';
 // A profile needs Node's map of its compiled code (/tmp/perf-<pid>.map).
 const EXTRA_NODE_FLAGS = [...(PROFILE_TOP > 0 ? ['--perf-basic-prof'] : []), ...(process.env.BENCH_API_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [])];
 const run = promisify(execFile);
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
     await load(port, calls, headers, WARM_UP, REQUESTS);
     await callgrindControl(api, '--dump');
     report(dumpedInstructions(outDir));
-    if (PROFILE_TOP > 0) printProfile(await topFunctions(join(outDir, MAIN_THREAD_DUMP), perfMapOf(api), PROFILE_TOP));
+    if (PROFILE_TOP > 0) printProfile(await topFunctions(join(outDir, MAIN_THREAD_DUMP), perfMapOf(api), PROFILE_TOP, PROFILE_INCLUSIVE), PROFILE_INCLUSIVE);
     if (process.env.BENCH_KEEP_DUMPS) log(`callgrind's files kept in ${outDir}`);
   } finally {
     if (api) await stopChild(api);
@@ -202,9 +204,9 @@ function perfMapOf(api: ChildProcess): string {
   return `/tmp/perf-${api.pid}.map`;
 }
 
-function printProfile(lines: ProfileLine[]): void {
+function printProfile(lines: ProfileLine[], inclusive: boolean): void {
   const rows = lines.map((l) => `| ${l.instructions.toLocaleString('en-US')} | ${l.share} % | ${Math.round(l.instructions / REQUESTS).toLocaleString('en-US')} | ${l.name.replaceAll('|', '\\|')} |`);
-  process.stdout.write(`\nThe main thread's costliest functions, own instructions:\n\n| instructions | share | a request | function |\n|---:|---:|---:|---|\n${rows.join('\n')}\n`);
+  process.stdout.write(`\nThe main thread's costliest functions, ${inclusive ? 'with what they called' : 'own instructions'}:\n\n| instructions | share | a request | function |\n|---:|---:|---:|---|\n${rows.join('\n')}\n`);
 }
 
 function log(line: string): void {

@@ -22,6 +22,8 @@ export interface NewRequestLogEntry {
   /** Raw bodies: redacted and size-limited before they are buffered (see storableBody). */
   requestBody: BodyText;
   responseBody: BodyText;
+  /** The value the response body is the JSON text of, when the API serialized one (read instead of parsing the text). */
+  responseValue?: unknown;
   clientIp: string | null;
   userAgent: string | null;
 }
@@ -61,7 +63,7 @@ export function toRequestLogRow(entry: NewRequestLogEntry): RequestLogRow {
     route: entry.route === null ? null : bounded(entry.route, MAX_PATH_CHARS),
     statusCode: entry.statusCode,
     requestBody: storableBody(entry.requestBody),
-    responseBody: storableBody(entry.responseBody),
+    responseBody: storableBody(entry.responseBody, entry.responseValue),
     clientIp: entry.clientIp === null ? null : bounded(entry.clientIp, 64),
     userAgent: entry.userAgent === null ? null : bounded(entry.userAgent, MAX_HEADER_CHARS),
   };

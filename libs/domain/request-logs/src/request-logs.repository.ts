@@ -258,33 +258,23 @@ function searchConditions(query: RequestLogQuery, page: NewestFirstPage, params:
 
 const COPY_BATCH = `COPY request_logs (${INSERT_COLUMNS}) FROM STDIN`;
 
-/** One row in COPY text format: tab-separated, `\N` for null, backslash escapes inside values. */
+/** One row in COPY text format: tab-separated, `\N` for null, backslash escapes inside values (numbers and times need none). */
 function copyLine(r: RequestLogRow): string {
   return (
-    [
-      r.requestId,
-      r.createdAt.toISOString(),
-      String(r.durationMs),
-      r.developerId,
-      r.apiKeyId,
-      r.mode,
-      r.method,
-      r.path,
-      r.route,
-      String(r.statusCode),
-      r.requestBody,
-      r.responseBody,
-      r.clientIp,
-      r.userAgent,
-    ]
-      .map(copyValue)
-      .join('\t') + '\n'
+    `${copyValue(r.requestId)}\t${r.createdAt.toISOString()}\t${r.durationMs}\t${copyValue(r.developerId)}\t${copyValue(r.apiKeyId)}\t` +
+    `${copyValue(r.mode)}\t${copyValue(r.method)}\t${copyValue(r.path)}\t${copyValue(r.route)}\t${r.statusCode}\t` +
+    `${copyValue(r.requestBody)}\t${copyValue(r.responseBody)}\t${copyValue(r.clientIp)}\t${copyValue(r.userAgent)}\n`
   );
 }
 
 function copyValue(value: string | null): string {
   if (value === null) return '\\N';
-  return /[\\\n\r\t]/.test(value) ? value.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]) : value;
+  return needsCopyEscape(value) ? value.replace(/[\\\n\r\t]/g, (c) => COPY_ESCAPES[c]) : value;
+}
+
+/** Four searches for one character each: several times quicker than a character-class regex over a body's kilobytes. */
+function needsCopyEscape(value: string): boolean {
+  return value.includes('\\') || value.includes('\n') || value.includes('\r') || value.includes('\t');
 }
 
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };

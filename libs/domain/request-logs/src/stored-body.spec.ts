@@ -103,9 +103,42 @@ describe('storableBody', () => {
     );
   });
 
+  it('stores a response read from the value it was serialized from exactly as one read from its text (property)', () => {
+    const text = fc.oneof(fc.string(), fc.constantFrom(CARD, '5399 8383 8383 8381', SECRET_KEY, `line\n${CARD}`, '\u0000', '\ud800'));
+    const key = fc.oneof(text, fc.constantFrom('authorization_code', 'cardPin', 'metadata', 'toJSON', '__proto__'));
+    // Values JSON writes as they are, and some it does not (Dates, undefined, NaN, a class, toJSON).
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        fc.double(),
+        fc.constantFrom(4084084084084081, 2 ** 60, true, null, undefined, new Date('2026-12-04T23:51:07.123Z'), new Date(Number.NaN), new Written('4084084084084081')),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, (response) => {
+        const body = JSON.stringify(response);
+        if (body === undefined) return;
+        expect(storableBody(body, response)).toBe(storableBody(body));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('still cuts off nesting too deep to inspect', () => {
     const deep = `${'['.repeat(40)}1${']'.repeat(40)}`;
     expect(storableBody(deep)).not.toBe(deep);
     expect(storableBody(deep)).toContain('TRUNCATED');
   });
 });
+
+/** A value with its own JSON: the log must store what was written, not what the object holds. */
+class Written {
+  constructor(private readonly secret: string) {}
+
+  toJSON(): string {
+    return `written ${this.secret.length}`;
+  }
+}

@@ -28,6 +28,8 @@ export function buildRequestLogEntry(input: {
   statusCode: number;
   /** The serialized response as sent (captured in onSend); null when nothing was sent. */
   responsePayload: unknown;
+  /** The value responsePayload was serialized from, when Fastify serialized one. */
+  responseValue?: unknown;
   responseContentType: string | null;
 }): NewRequestLogEntry {
   const { request, durationMs } = input;
@@ -47,6 +49,7 @@ export function buildRequestLogEntry(input: {
     // The JSON parser keeps the text of every JSON body; any other body is not stored.
     requestBody: request.rawBody ?? null,
     responseBody: isJson(input.responseContentType) ? textOf(input.responsePayload) : null,
+    responseValue: input.responseValue,
     clientIp: request.clientIp ?? request.ip ?? null,
     userAgent: typeof userAgent === 'string' ? userAgent : null,
   };

@@ -12,6 +12,14 @@ interface TrackedRequest {
   startedAt: number;
   /** The serialized response, captured in onSend. */
   payload: unknown;
+  /**
+   * The value Fastify serialized into that response (captured in preSerialization, the last of its
+   * hooks there), so the log redacts it instead of parsing the text back. The text onSend sees is
+   * this value's JSON: no onSend hook of the API rewrites a body, and an error after the capture
+   * (the value cannot be serialized, a later hook fails) forgets it in onError, before the error's
+   * own response is sent.
+   */
+  serializedFrom: unknown;
   logged: boolean;
 }
 
@@ -51,6 +59,7 @@ export function registerRequestLogging(app: NestFastifyApplication): void {
           durationMs: outcome.durationMs,
           statusCode: outcome.statusCode,
           responsePayload: state.payload,
+          responseValue: state.serializedFrom,
           responseContentType: outcome.contentType,
         }),
       );
@@ -62,12 +71,27 @@ export function registerRequestLogging(app: NestFastifyApplication): void {
 
   fastify.addHook('onRequest', (request, _reply, done) => {
     const path = merchantApiPath(request.url);
-    if (path !== null) tracked.set(request, { path, startedAt: performance.now(), payload: null, logged: false });
+    if (path !== null) tracked.set(request, { path, startedAt: performance.now(), payload: null, serializedFrom: undefined, logged: false });
+    done();
+  });
+  // Registered after the success envelope's hook (create-api-app.ts), so it sees the final value.
+  fastify.addHook('preSerialization', (request, _reply, payload, done) => {
+    const state = tracked.get(request);
+    if (state) state.serializedFrom = payload;
+    done(null, payload);
+  });
+  fastify.addHook('onError', (request, _reply, _error, done) => {
+    const state = tracked.get(request);
+    if (state) state.serializedFrom = undefined;
     done();
   });
   fastify.addHook('onSend', (request, _reply, payload, done) => {
     const state = tracked.get(request);
-    if (state) state.payload = payload;
+    if (state) {
+      state.payload = payload;
+      // Only a text Fastify serialized from it; anything else is read as it is.
+      if (typeof payload !== 'string') state.serializedFrom = undefined;
+    }
     done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
