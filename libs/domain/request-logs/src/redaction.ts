@@ -66,19 +66,29 @@ function containsSequence(words: string[], sequence: string[]): boolean {
   return false;
 }
 
+/** What a body's key becomes in the log: whether its value is hidden, and the key as stored. */
+interface KeyVerdict {
+  sensitive: boolean;
+  stored: string;
+}
+
 /**
  * Verdicts for keys seen before: an API's bodies use the same few hundred keys over and over, and
  * this runs for every key of every logged body. Bounded, so keys a client invents cannot grow it.
  */
-const verdicts = new Map<string, boolean>();
+const verdicts = new Map<string, KeyVerdict>();
 const MAX_REMEMBERED_KEYS = 10_000;
 
-export function isSensitiveKey(key: string): boolean {
+function keyVerdict(key: string): KeyVerdict {
   const known = verdicts.get(key);
   if (known !== undefined) return known;
-  const verdict = judgeKey(key);
+  const verdict = { sensitive: judgeKey(key), stored: toStorableText(key) };
   if (verdicts.size < MAX_REMEMBERED_KEYS) verdicts.set(key, verdict);
   return verdict;
+}
+
+export function isSensitiveKey(key: string): boolean {
+  return keyVerdict(key).sensitive;
 }
 
 function judgeKey(key: string): boolean {
@@ -125,8 +135,9 @@ function redactItems(items: unknown[], rewrite: { needed: boolean }, depth: numb
 function redactEntries(entries: Record<string, unknown>, rewrite: { needed: boolean }, depth: number): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
   for (const key in entries) {
-    const storedKey = toStorableText(key);
-    const item = isSensitiveKey(key) ? REDACTED : redactSensitive(entries[key], rewrite, depth + 1);
+    const verdict = keyVerdict(key);
+    const storedKey = verdict.stored;
+    const item = verdict.sensitive ? REDACTED : redactSensitive(entries[key], rewrite, depth + 1);
     if (copy === undefined && (storedKey !== key || item !== entries[key])) {
       // The first change: the entries before this one are unchanged, and copied as they are.
       copy = {};
