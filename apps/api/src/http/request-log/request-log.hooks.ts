@@ -17,7 +17,8 @@ interface TrackedRequest {
    * hooks there), so the log redacts it instead of parsing the text back. The text onSend sees is
    * this value's JSON: no onSend hook of the API rewrites a body, and an error after the capture
    * (the value cannot be serialized, a later hook fails) forgets it in onError, before the error's
-   * own response is sent.
+   * own response is sent. Responses are built for their request (the mappers make new objects) and
+   * nothing changes them once sent, so the value read in onResponse is still the one sent.
    */
   serializedFrom: unknown;
   logged: boolean;
