@@ -267,8 +267,8 @@ export class RefundsService {
 
   /**
    * Records the provider's outcome once: processed → `refund.completed`; failed → the debit is
-   * reversed. `within`: the merchant's request that learnt the outcome (its id is what the posting
-   * and event record); none for a callback or the scheduler.
+   * reversed. `within`: the request that learnt the outcome, the merchant's or the provider's
+   * callback (its id is what the posting and event record); none for the scheduler.
    */
   private async settle(refund: RefundEntity, status: ProviderRefund['status'], within?: ServingRequest): Promise<void> {
     if (status === 'pending') return;

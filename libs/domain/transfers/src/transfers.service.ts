@@ -271,8 +271,8 @@ export class TransfersService {
 
   /**
    * Moves the transfer along `transition` with its ledger posting and event, in one transaction; a
-   * no-op when it moved already. `within`: the merchant's request that learnt the outcome (its id
-   * is what the posting and event record); none for a callback or the scheduler.
+   * no-op when it moved already. `within`: the request that learnt the outcome, the merchant's or
+   * the provider's callback (its id is what the posting and event record); none for the scheduler.
    */
   private async settle(transfer: TransferEntity, transition: TransferTransition, failureReason: string | null, within?: ServingRequest): Promise<void> {
     await inTransaction(this.dataSource, async (manager) => {
