@@ -176,6 +176,10 @@ export function freePort(): Promise<number> {
 export interface MeasuredRun extends RotatingLoadResult {
   /** The server process's user + system CPU time per request, in microseconds. */
   cpuUsPerRequest: number;
+  /** The whole machine's CPU per request (every process and the kernel: the load generator too), in microseconds. */
+  machineUsPerRequest: number;
+  /** PostgreSQL's share of it, in microseconds. */
+  postgresUsPerRequest: number;
 }
 
 /**
@@ -202,9 +206,17 @@ export async function measureRotating(
   const warm = failOnErrors(await load(`warm-up ${label}`, options.once ? requests.slice(0, split) : requests, options.warmUpSeconds));
   await options.afterWarmUp?.();
   const before = cpuMs(server);
+  const machineBefore = machineCpuMs();
   const result = failOnErrors(await load(label, options.once ? requests.slice(split) : requests, options.seconds));
-  const cpuUs = (cpuMs(server) - before) * 1000;
-  return { ...result, cpuUsPerRequest: Math.round(cpuUs / Math.max(1, result.requests)), exhausted: result.exhausted || warm.exhausted };
+  const machineAfter = machineCpuMs();
+  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, result.requests));
+  return {
+    ...result,
+    cpuUsPerRequest: perRequest(cpuMs(server) - before),
+    machineUsPerRequest: perRequest(machineAfter.busy - machineBefore.busy),
+    postgresUsPerRequest: perRequest(machineAfter.postgres - machineBefore.postgres),
+    exhausted: result.exhausted || warm.exhausted,
+  };
 }
 
 function failOnErrors(result: RotatingLoadResult): RotatingLoadResult {

@@ -66,6 +66,11 @@ const SETTINGS = settings({
 });
 /** A directory: the API, the simulator and the scheduler write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…`, `simulator-…`, `scheduler-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/**
+ * SQL run on the run's database once its merchants are provisioned, before anything is measured:
+ * to measure what a part of the schema costs a flow (dropping an index or a constraint for one run).
+ */
+const SETUP_SQL = process.env.BENCH_SETUP_SQL;
 /** BENCH_KEEP_DATABASE=1: the run's database is left in place, to study its plans and tables afterwards (drop it by hand). */
 const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const cpuProfileFlags = (name: string) => (CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR, '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : []);
@@ -130,6 +135,7 @@ async function main(): Promise<void> {
     const merchants = await provisionMerchants(env, SETTINGS.merchants, ['payments:read', 'payments:write', 'webhooks:manage']);
     await createWallets(db, merchants);
     const barePayments = await preparePayments(db, 'BRS', merchants, SETTINGS.barePool);
+    if (SETUP_SQL) await db.query(SETUP_SQL);
     await db.query('VACUUM ANALYZE');
 
     log('starting the API and the scheduler (child processes)…');

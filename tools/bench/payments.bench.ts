@@ -47,6 +47,8 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
 interface Row extends LoadResult {
   apiCpuUsPerRequest?: number;
+  machineUsPerRequest?: number;
+  postgresUsPerRequest?: number;
   exhausted?: boolean;
 }
 
@@ -174,11 +176,12 @@ async function analyze(db: Client): Promise<void> {
 
 function report(rows: Row[], ledgerViolations: unknown[]): void {
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run after ${WARM_UP_SECONDS} s warm-up${ANALYZE_AFTER_WARM_UP ? ' and ANALYZE' : ' (no ANALYZE after it)'}, Node ${process.version}, ${SPREAD_MERCHANTS} merchants in the spread case; API ${rateLimitStore()}`);
-  console.log('\n| scenario | req/s | p50 ms | p99 ms | server process CPU µs/req | non-2xx | errors |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('\n| scenario | req/s | p50 ms | p99 ms | server process CPU µs/req | whole machine µs/req (PostgreSQL) | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const figure = (value: number | undefined) => (value === undefined ? '–' : String(value));
   for (const r of rows) {
-    const cpu = r.cpuUsPerRequest === undefined ? '–' : String(r.cpuUsPerRequest);
-    console.log(`| ${r.label}${r.exhausted ? ' (ran out of prepared payments!)' : ''} | ${r.rps} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${cpu} | ${r.non2xx} | ${r.errors} |`);
+    const machine = r.machineUsPerRequest === undefined ? '–' : `${r.machineUsPerRequest} (${figure(r.postgresUsPerRequest)})`;
+    console.log(`| ${r.label}${r.exhausted ? ' (ran out of prepared payments!)' : ''} | ${r.rps} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${figure(r.cpuUsPerRequest)} | ${machine} | ${r.non2xx} | ${r.errors} |`);
   }
   const rps = (label: string) => rows.find((r) => r.label === label)?.rps ?? NaN;
   const cpu = (label: string) => rows.find((r) => r.label === label)?.cpuUsPerRequest ?? NaN;
