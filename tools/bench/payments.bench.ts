@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { createProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
-import { measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
+import { type MeasuredRun, measureRotating, SERVE_API, startChild, stopChild } from './bench-processes';
 import { benchGatewayEnv, benchSecrets, type LoadResult, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, payAtSimulator, preparePayments, type PreparedPayment, provisionMerchants } from './payments-fixtures';
@@ -45,12 +45,8 @@ const ANALYZE_AFTER_WARM_UP = process.env.BENCH_ANALYZE_AFTER_WARM_UP !== '0';
 /** A directory: the API child writes a V8 CPU profile there (`--cpu-prof`). */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
-interface Row extends LoadResult {
-  apiCpuUsPerRequest?: number;
-  machineUsPerRequest?: number;
-  postgresUsPerRequest?: number;
-  exhausted?: boolean;
-}
+/** A measured scenario (MeasuredRun) or a pgbench run, which has no server process to measure. */
+type Row = LoadResult & Partial<Pick<MeasuredRun, 'machineUsPerRequest' | 'postgresUsPerRequest' | 'exhausted'>>;
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
