@@ -61,6 +61,33 @@ describe('RequestLogWriter', () => {
       }
     });
 
+    it('after a full batch, leaves the entries recorded meanwhile for the timer instead of writing them as a small batch', async () => {
+      const developerId = randomUUID();
+      const writes: Array<Promise<void>> = [];
+      const insertBatch = jest.spyOn(repository, 'insertBatch');
+      insertBatch.mockImplementation(function (this: RequestLogsRepository, rows) {
+        const written = RequestLogsRepository.prototype.insertBatch.call(this, rows);
+        writes.push(written);
+        return written;
+      });
+      try {
+        // The fifth starts a write of five; the sixth and seventh arrive while it runs.
+        for (let i = 0; i < 7; i++) writer.record(anEntry({ developerId }));
+        await Promise.all(writes);
+        // A write that chased them would start as soon as the first resolved: give it that turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(insertBatch.mock.calls.map(([rows]) => rows.length)).toEqual([5]);
+        expect(writer.pending).toBe(2);
+        expect(await countFor(developerId)).toBe(5);
+
+        await writer.flush();
+        expect(insertBatch.mock.calls.map(([rows]) => rows.length)).toEqual([5, 2]);
+        expect(await countFor(developerId)).toBe(7);
+      } finally {
+        insertBatch.mockRestore();
+      }
+    });
+
     it('writes one statement per batch (COPY), never one per entry', async () => {
       const developerId = randomUUID();
       const insertBatch = jest.spyOn(repository, 'insertBatch');

@@ -9,7 +9,11 @@ const SHUTDOWN_RETRY_PAUSES_MS = [0, 100, 500];
 
 /**
  * Keeps request logging off the request path: entries wait in memory and are written in batches
- * (one multi-row INSERT each) every `flushIntervalMs`, or as soon as `batchSize` entries wait.
+ * (one COPY each) every `flushIntervalMs`, or as soon as `batchSize` entries wait. A timer's write
+ * takes the entries recorded before it began, and then only full batches: under load a COPY
+ * takes milliseconds, and chasing the entries recorded meanwhile made a stream of small COPYs
+ * (about 60 rows each at 3,000 requests a second), each with its own transaction, commit and
+ * round trips (docs/benchmarks.md, "Bigger request-log batches").
  * When the database refuses writes the entries stay buffered and are retried; memory stays bounded
  * by `maxBuffered` entries and `maxBufferedBytes` of their text, beyond which the oldest entries
  * are dropped with a warning. Everything still
@@ -22,6 +26,8 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
   /** The text the buffered rows hold (rowBytes), kept in step with `buffer`. */
   private bufferedBytes = 0;
   private draining: Promise<void> | null = null;
+  /** How many entries at the buffer's front are due now, even as a batch short of `batchSize`. */
+  private due = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private consecutiveFailures = 0;
@@ -49,7 +55,7 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
     this.startTimer();
     this.enforceBound();
     // While the database is failing, retries keep to the timer's pace instead of one per request.
-    if (this.buffer.length >= this.options.batchSize && this.consecutiveFailures === 0) void this.flush();
+    if (this.buffer.length >= this.options.batchSize && this.consecutiveFailures === 0) void this.write();
   }
 
   /**
@@ -57,7 +63,15 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
    * buffer is empty, or after an attempt the database refused (the entries stay for the next one).
    * Never rejects.
    */
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
+    do {
+      this.due = this.buffer.length;
+      await this.write();
+    } while (this.buffer.length > 0 && this.consecutiveFailures === 0);
+  }
+
+  /** Writes the due entries and any full batch, one write at a time. Never rejects. */
+  private write(): Promise<void> {
     this.draining ??= this.drain().finally(() => {
       this.draining = null;
       this.reportDropped();
@@ -86,14 +100,18 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
   }
 
   private async drain(): Promise<void> {
-    while (this.buffer.length > 0) {
+    // `due` is read again after each batch: a flush or a tick during a write adds to it.
+    while (Math.min(this.due, this.buffer.length) > 0 || this.buffer.length >= this.options.batchSize) {
       const batch = this.buffer.splice(0, this.options.batchSize);
+      this.due = Math.max(0, this.due - batch.length);
       this.bufferedBytes -= totalBytes(batch);
-      const unwritten = await this.write(batch);
+      const unwritten = await this.writeBatch(batch);
       if (unwritten.length > 0) {
         // Back to the front: they are the oldest, so the first to go should the bound be reached.
+        // They are due again at the next tick.
         this.buffer.unshift(...unwritten);
         this.bufferedBytes += totalBytes(unwritten);
+        this.due = 0;
         this.enforceBound();
         return;
       }
@@ -101,7 +119,7 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
   }
 
   /** Returns the rows that could not be written and should be retried. */
-  private async write(batch: RequestLogRow[]): Promise<RequestLogRow[]> {
+  private async writeBatch(batch: RequestLogRow[]): Promise<RequestLogRow[]> {
     if (!this.repository.isAvailable) return this.failed(batch, 'the connection pool is closed');
     try {
       await this.repository.insertBatch(batch);
@@ -153,6 +171,7 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
     }
     if (excess === 0) return;
     this.buffer.splice(0, excess);
+    this.due = Math.max(0, this.due - excess);
     this.bufferedBytes = bytes;
     this.droppedUnreported += excess;
   }
@@ -171,7 +190,9 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => {
       this.reportDropped();
-      if (this.buffer.length > 0) void this.flush();
+      if (this.buffer.length === 0) return;
+      this.due = this.buffer.length;
+      void this.write();
     }, this.options.flushIntervalMs);
     // Logging alone must not keep a process alive.
     this.timer.unref();
