@@ -64,10 +64,14 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
    * Never rejects.
    */
   async flush(): Promise<void> {
-    do {
-      this.due = this.buffer.length;
-      await this.write();
-    } while (this.buffer.length > 0 && this.consecutiveFailures === 0);
+    do await this.writeBuffered();
+    while (this.buffer.length > 0 && this.consecutiveFailures === 0);
+  }
+
+  /** Makes every entry buffered now due, and writes them. */
+  private writeBuffered(): Promise<void> {
+    this.due = this.buffer.length;
+    return this.write();
   }
 
   /** Writes the due entries and any full batch, one write at a time. Never rejects. */
@@ -190,9 +194,7 @@ export class RequestLogWriter implements BeforeApplicationShutdown, OnApplicatio
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => {
       this.reportDropped();
-      if (this.buffer.length === 0) return;
-      this.due = this.buffer.length;
-      void this.write();
+      if (this.buffer.length > 0) void this.writeBuffered();
     }, this.options.flushIntervalMs);
     // Logging alone must not keep a process alive.
     this.timer.unref();
