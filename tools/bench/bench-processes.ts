@@ -32,9 +32,9 @@ export function cpuMs(child: ChildProcess): number {
 /**
  * What the whole machine has spent so far, in milliseconds of CPU summed over its cores: `busy`
  * (user, nice, system, irq, softirq, steal — every process and the kernel) and, of it, PostgreSQL's
- * (every process named `postgres` alive now: the server, its background workers and backends; a
- * backend that exits takes its time with it, so read it across a window the pool's connections
- * outlive). Linux only (`/proc`).
+ * (every process named `postgres` alive now: the server, its background workers and backends,
+ * plus the time of the backends that have exited, which the server has reaped and counts as its
+ * children's, so a connection that closes inside a window takes nothing with it). Linux only (`/proc`).
  */
 export function machineCpuMs(): { busy: number; postgres: number } {
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -43,8 +43,9 @@ export function machineCpuMs(): { busy: number; postgres: number } {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
+      // utime, stime, and cutime, cstime: the reaped children's (for the server, its ended backends).
       const fields = stat.split(') ')[1].split(' ');
-      postgres += Number(fields[11]) + Number(fields[12]);
+      postgres += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended between the listing and the read.
     }
