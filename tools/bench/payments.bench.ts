@@ -132,8 +132,8 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const rows: Row[] = [];
       for (const scenario of scenarios.filter((s) => runs(s.id))) {
-        // API then bare in even rounds, bare then API in odd ones: a machine that speeds up or
-        // slows down during the run favours neither side of a ratio over the rounds.
+        // API then bare in the first round, bare then API in the second, and so on: a machine
+        // that speeds up or slows down during the run favours neither side of a ratio.
         const sides = [
           { server: apiServer, ...scenario.api },
           ...(runs('bare') ? [{ server: bareServer, ...scenario.bare }] : []),
