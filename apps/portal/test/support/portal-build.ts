@@ -63,7 +63,7 @@ export async function portalBuild(): Promise<string> {
  * `vite build` in a process of its own with NODE_ENV=production, as `nx run portal:build` runs it.
  * Not Vite's `build()` in this worker: Vite takes the process's NODE_ENV when one is set, and
  * Jest's (`test`) would make a development build: React's development runtime, not what users are
- * served, and about 1.5 times the browser's CPU (the webhooks spec: 36–40 s against 25 s).
+ * served, and about 1.4 times the browser's CPU (the webhooks spec: 36 s against 25 s).
  */
 async function buildForProduction(outDir: string): Promise<void> {
   const vite = join(dirname(createRequire(__filename).resolve('vite/package.json')), 'bin/vite.js');
