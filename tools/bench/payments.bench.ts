@@ -94,11 +94,11 @@ async function main(): Promise<void> {
     await db.query('CREATE SEQUENCE bench_pgbench_spread; CREATE SEQUENCE bench_pgbench_hot');
     await db.query('VACUUM ANALYZE');
 
-    log('API and bare Fastify + pg: starting (child processes)…');
+    log(`API${runs('bare') ? ' and bare Fastify + pg' : ''}: starting (child process${runs('bare') ? 'es' : ''})…`);
     const api = await startChild(children, [], env, SERVE_API, CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : []);
-    const bare = await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts');
+    const bare = runs('bare') ? await startChild(children, [], { DATABASE_URL: databaseUrl, POOL_SIZE: '10' }, 'tools/bench/baseline/bare-payments-server.ts') : undefined;
     const apiServer = { child: api.child, url: `http://127.0.0.1:${api.port}` };
-    const bareServer = { child: bare.child, url: `http://127.0.0.1:${bare.port}` };
+    const bareServer = bare && { child: bare.child, url: `http://127.0.0.1:${bare.port}` };
     const keyOf = new Map(merchants.map((m) => [m.developerId, m.key]));
     const apiVerify = (p: PreparedPayment): BenchRequest => ({
       method: 'POST',
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
         // that speeds up or slows down during the run favours neither side of a ratio.
         const sides = [
           { server: apiServer, ...scenario.api },
-          ...(runs('bare') ? [{ server: bareServer, ...scenario.bare }] : []),
+          ...(bareServer ? [{ server: bareServer, ...scenario.bare }] : []),
         ];
         for (const side of round % 2 === 0 ? sides : sides.reverse()) {
           // A verify uses each prepared payment once: every round has its own share of them.
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       rounds.push(rows);
     }
     await stopChild(api.child);
-    await stopChild(bare.child);
+    if (bare) await stopChild(bare.child);
 
     const pgbenchCases = [
       ['pgbench verify tx, spread wallets', 'PGS_', 'bench_pgbench_spread'],
