@@ -6,7 +6,7 @@ import type { Account } from '../state/accounts';
 import type { DedicatedAccountRecord } from '../state/dedicated-accounts';
 import type { TransactionRecord } from '../state/transactions';
 import type { CustomerDetails } from './customers';
-import { markPaid, newTransactionFields } from './payments';
+import { markPaid, newTransaction } from './payments';
 
 /**
  * Assigns a dedicated virtual account to a customer; one per customer and bank (asking again
@@ -99,20 +99,21 @@ export function depositToDedicatedAccount(
     },
   });
 
-  const transaction = account.transactions.add({
-    ...newTransactionFields(ctx, ctx.ids.reference(), 'dedicated_account_deposit'),
-    channel: 'dedicated_nuban',
-    amount: input.amount,
-    currency: 'NGN',
-    email: customer.email,
-    customerCode: customer.customerCode,
-    metadata: {
-      receiver_account_number: dedicated.accountNumber,
-      receiver_bank: dedicated.bank.name,
-      custom_fields: [],
-    },
-    dedicatedAccountNumber: dedicated.accountNumber,
-  });
+  const transaction = account.transactions.add(
+    newTransaction(ctx, ctx.ids.reference(), 'dedicated_account_deposit', {
+      channel: 'dedicated_nuban',
+      amount: input.amount,
+      currency: 'NGN',
+      email: customer.email,
+      customerCode: customer.customerCode,
+      metadata: {
+        receiver_account_number: dedicated.accountNumber,
+        receiver_bank: dedicated.bank.name,
+        custom_fields: [],
+      },
+      dedicatedAccountNumber: dedicated.accountNumber,
+    }),
+  );
   markPaid(ctx, account, transaction, authorizationCode);
   return transaction;
 }

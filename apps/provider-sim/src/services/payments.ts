@@ -44,16 +44,17 @@ export function initializeTransaction(ctx: SimulatorContext, account: Account, i
 
   const customer = findOrCreateCustomer(ctx, account, input.email);
   const accessCode = ctx.ids.accessCode();
-  const transaction = account.transactions.add({
-    ...newTransactionFields(ctx, reference, 'checkout'),
-    amount: input.amount,
-    currency: input.currency,
-    email: customer.email,
-    customerCode: customer.customerCode,
-    metadata: input.metadata,
-    callbackUrl: input.callbackUrl ?? null,
-    accessCode,
-  });
+  const transaction = account.transactions.add(
+    newTransaction(ctx, reference, 'checkout', {
+      amount: input.amount,
+      currency: input.currency,
+      email: customer.email,
+      customerCode: customer.customerCode,
+      metadata: input.metadata,
+      callbackUrl: input.callbackUrl ?? null,
+      accessCode,
+    }),
+  );
   ctx.accounts.registerAccessCode(accessCode, account, reference);
   return transaction;
 }
@@ -117,15 +118,16 @@ export function chargeAuthorization(
   const reference = input.reference ?? ctx.ids.reference();
   assertReferenceUnused(account, reference);
 
-  const transaction = account.transactions.add({
-    ...newTransactionFields(ctx, reference, 'charge_authorization'),
-    amount: input.amount,
-    currency: input.currency,
-    email: authorization.email,
-    customerCode: authorization.customerCode,
-    metadata: input.metadata,
-    authorizationCode: authorization.authorizationCode,
-  });
+  const transaction = account.transactions.add(
+    newTransaction(ctx, reference, 'charge_authorization', {
+      amount: input.amount,
+      currency: input.currency,
+      email: authorization.email,
+      customerCode: authorization.customerCode,
+      metadata: input.metadata,
+      authorizationCode: authorization.authorizationCode,
+    }),
+  );
   const outcome: ChargeOutcome = authorization.card?.recurringOutcome ?? 'declined';
   if (outcome === 'success') markPaid(ctx, account, transaction, authorization.authorizationCode);
   else markFailed(transaction, outcome);
@@ -173,15 +175,23 @@ function markFailed(transaction: TransactionRecord, outcome: Exclude<ChargeOutco
   transaction.paidAt = null;
 }
 
-/** Defaults shared by every new transaction; callers fill in the money and the customer. */
-export function newTransactionFields(ctx: SimulatorContext, reference: string, origin: TransactionOrigin) {
+/** What each kind of transaction sets: the money and the customer, and any default it changes. */
+type TransactionFields = Pick<TransactionRecord, 'amount' | 'currency' | 'email' | 'customerCode'> & Partial<Omit<TransactionRecord, 'id' | 'reference' | 'origin' | 'createdAt'>>;
+
+/**
+ * A new transaction: the defaults every one starts from, then `fields`. The defaults come first and
+ * `fields` is spread after them, not the other way round: on Node 20's V8 an object literal that adds
+ * keys after a leading spread gets a map of its own every time (docs/benchmarks.md, "Keys added
+ * after a spread").
+ */
+export function newTransaction(ctx: SimulatorContext, reference: string, origin: TransactionOrigin, fields: TransactionFields): TransactionRecord {
   return {
     id: ctx.ids.numericId(),
     reference,
     origin,
-    status: 'abandoned' as const,
+    status: 'abandoned',
     gatewayResponse: null,
-    channel: 'card' as const,
+    channel: 'card',
     fees: null,
     paidAt: null,
     createdAt: ctx.now(),
@@ -190,6 +200,7 @@ export function newTransactionFields(ctx: SimulatorContext, reference: string, o
     accessCode: null,
     authorizationCode: null,
     dedicatedAccountNumber: null,
+    ...fields,
   };
 }
 

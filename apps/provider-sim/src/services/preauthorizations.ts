@@ -5,7 +5,7 @@ import type { Account } from '../state/accounts';
 import type { HoldRecord } from '../state/holds';
 import type { TransactionRecord } from '../state/transactions';
 import { GATEWAY_RESPONSE } from '../test-cards';
-import { assertReferenceUnused, DUPLICATE_REFERENCE, findChargeableAuthorization, markPaid, newTransactionFields } from './payments';
+import { assertReferenceUnused, DUPLICATE_REFERENCE, findChargeableAuthorization, markPaid, newTransaction } from './payments';
 
 export interface ReserveInput {
   authorizationCode: string;
@@ -89,14 +89,15 @@ export function captureAuthorization(
 
   const authorization = hold.authorizationCode === null ? undefined : account.authorizations.find(hold.authorizationCode);
   if (!authorization) throw badRequest('Invalid authorization code');
-  const transaction = account.transactions.add({
-    ...newTransactionFields(ctx, hold.reference, 'preauthorization'),
-    channel: 'preauth',
-    amount,
-    currency: hold.currency,
-    email: authorization.email,
-    customerCode: authorization.customerCode,
-  });
+  const transaction = account.transactions.add(
+    newTransaction(ctx, hold.reference, 'preauthorization', {
+      channel: 'preauth',
+      amount,
+      currency: hold.currency,
+      email: authorization.email,
+      customerCode: authorization.customerCode,
+    }),
+  );
   markPaid(ctx, account, transaction, authorization.authorizationCode);
 
   hold.status = 'captured';

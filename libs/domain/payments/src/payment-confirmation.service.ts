@@ -91,7 +91,8 @@ export class PaymentConfirmationService {
    */
   async findForCallback(mode: Mode, reference: string): Promise<(PaymentToVerify & { settled: boolean }) | null> {
     const found = await this.repository.findForCallback(mode, reference);
-    return found && { ...found, settled: nothingToAsk(found.view.payment) };
+    // New keys before the spread, never after it (docs/benchmarks.md, "Keys added after a spread").
+    return found && { settled: nothingToAsk(found.view.payment), ...found };
   }
 
   /**
@@ -166,7 +167,8 @@ export class PaymentConfirmationService {
       }),
     };
     const outcome = (previous: PreviousOutcome | null): PaymentOutcomeChange => ({
-      ...ctx,
+      developerId: ctx.developerId,
+      mode: ctx.mode,
       paymentId: payment.id,
       currency: payment.currency,
       outcome: 'succeeded',
@@ -243,7 +245,7 @@ export class PaymentConfirmationService {
       });
       if (!moved) return;
       // From pending or scheduled only (see PAYMENT_TRANSITIONS): no earlier outcome to move.
-      await this.analytics.recordPaymentOutcome(manager, { ...ctx, paymentId: payment.id, currency: payment.currency, outcome: 'failed', at: now });
+      await this.analytics.recordPaymentOutcome(manager, { developerId: ctx.developerId, mode: ctx.mode, paymentId: payment.id, currency: payment.currency, outcome: 'failed', at: now });
       const view = (await this.repository.findView(ctx, payment.reference, manager)) as PaymentView;
       await this.events.emit(manager, ctx, 'payment.failed', { ...toPaymentResponse(view, this.config.api.publicBaseUrl) });
       await this.hooks.failed(manager, ctx, view);

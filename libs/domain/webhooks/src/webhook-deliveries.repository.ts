@@ -196,10 +196,11 @@ export class WebhookDeliveriesRepository {
 
   private async claimWithTargets(sql: string, params: unknown[]): Promise<ClaimedDelivery[]> {
     const rows = (await this.dataSource.query(sql, params)) as ClaimedRow[];
+    // New keys before the spread, never after it (docs/benchmarks.md, "Keys added after a spread").
     return rows.map((row) => ({
       delivery: { id: row.id, endpointId: row.endpointId, eventId: row.eventId, developerId: row.developerId, mode: row.mode, attempts: row.attempts, leaseUntil: row.leaseUntil, replay: row.replay },
       endpoint: row.w_id ? (prefixed(row, 'w_') as DeliveryTarget) : null,
-      event: row.ev_id ? ({ ...(prefixed(row, 'ev_') as Omit<EventForDelivery, 'mode'>), mode: row.mode } as EventForDelivery) : null,
+      event: row.ev_id ? ({ mode: row.mode, ...(prefixed(row, 'ev_') as Omit<EventForDelivery, 'mode'>) } as EventForDelivery) : null,
     }));
   }
 

@@ -218,3 +218,59 @@ describe('round-trip properties', () => {
     );
   });
 });
+
+describe('the plain-string path and decimal.js read a string alike', () => {
+  // Amount.parse reads "-?d{1,18}(.d{1,2})?" itself; the same value with more digits (a trailing
+  // zero past two decimals, leading zeros past 18 whole digits) takes decimal.js's path.
+  const plainText = fc.record({
+    minor: fc.bigInt({ min: -(10n ** 20n - 1n), max: 10n ** 20n - 1n }),
+    decimals: fc.constantFrom(0, 1, 2),
+    leadingZeros: fc.integer({ min: 0, max: 3 }),
+  });
+
+  function render(minor: bigint, decimals: number, leadingZeros: number): string | null {
+    const magnitude = minor < 0n ? -minor : minor;
+    const cents = (magnitude % 100n).toString().padStart(2, '0');
+    if (decimals < 2 && !cents.endsWith('0')) return null;
+    if (decimals === 0 && cents !== '00') return null;
+    const fraction = decimals === 0 ? '' : `.${cents.slice(0, decimals)}`;
+    return `${minor < 0n ? '-' : ''}${'0'.repeat(leadingZeros)}${magnitude / 100n}${fraction}`;
+  }
+
+  it('for random amounts in every plain form, both paths give the amount written', () => {
+    fc.assert(
+      fc.property(plainText, ({ minor, decimals, leadingZeros }) => {
+        const text = render(minor, decimals, leadingZeros);
+        if (text === null) return;
+        const viaDecimalJs = text.includes('.') ? `${text}0` : `${text}.000`;
+        expect(Amount.parse(text).toMinor()).toBe(minor);
+        expect(Amount.parse(viaDecimalJs).toMinor()).toBe(minor);
+        expect(Amount.parse(`${text.startsWith('-') ? '-' : ''}${'0'.repeat(19)}${text.replace(/^-/, '')}`).toMinor()).toBe(minor);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['0', 0n],
+    ['-0', 0n],
+    ['-0.0', 0n],
+    ['007.5', 750n],
+    ['999999999999999999.99', 10n ** 20n - 1n],
+    ['-999999999999999999.99', -(10n ** 20n - 1n)],
+  ])('%p is %p minor units', (text, minor) => {
+    expect(Amount.parse(text).toMinor()).toBe(minor);
+  });
+
+  it.each([
+    ['1000000000000000000.00', 'out-of-range'],
+    ['1.', 'malformed'],
+    ['.5', 'malformed'],
+    ['+1', 'malformed'],
+    ['1.001', 'too-many-decimals'],
+    [' 1', 'malformed'],
+    ['1\n', 'malformed'],
+  ])('%p is still refused (%s)', (text, reason) => {
+    expect(refusal(text)).toBe(reason);
+  });
+});

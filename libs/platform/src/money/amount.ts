@@ -7,6 +7,13 @@ export const AMOUNT_DECIMAL_PLACES = 2;
 const MINOR_PER_MAJOR = 100n;
 
 /**
+ * A decimal string Amount.parse reads directly: an optional minus, 1 to 18 whole digits and at most
+ * two decimals ("5000.00", "-12.5", "7"). Every other string takes decimal.js's path, which
+ * accepts or refuses it as the rules below say; both read these strings alike (amount.parse.spec).
+ */
+const PLAIN_AMOUNT = /^(-?)(\d{1,18})(?:\.(\d{1,2}))?$/;
+
+/**
  * Largest magnitude an `Amount` may have, in minor units: the range of the
  * PostgreSQL column type `numeric(20,2)`, i.e. ±999,999,999,999,999,999.99.
  * Arithmetic that leaves this range throws rather than producing a value the
@@ -82,6 +89,11 @@ export class Amount {
    */
   static parse(input: unknown): Amount {
     if (input instanceof Amount) return input;
+    // The form PostgreSQL returns a numeric(20,2) in, and most clients send: read without decimal.js.
+    if (typeof input === 'string') {
+      const plain = PLAIN_AMOUNT.exec(input);
+      if (plain) return Amount.fromPlainParts(plain[1] === '-', plain[2], plain[3]);
+    }
     if (typeof input === 'number' && Number.isFinite(input) && Math.abs(input) > MAX_EXACT_NUMBER_INPUT) {
       throw new InvalidAmountError(
         'imprecise-number',
@@ -101,7 +113,7 @@ export class Amount {
       throw new InvalidAmountError('too-many-decimals', `amount must have at most ${AMOUNT_DECIMAL_PLACES} decimal places, got ${describeInput(input)}`);
     }
     // Exact: at most 2 decimal places, so ×100 is an integer; toFixed never uses exponent notation.
-    return Amount.checked(BigInt(decimal.times(100).toFixed(0)), describeInput(input));
+    return Amount.checked(BigInt(decimal.times(100).toFixed(0)), () => describeInput(input));
   }
 
   /**
@@ -109,9 +121,9 @@ export class Amount {
    * integer; a string must be an optionally negative integer ("10010").
    */
   static fromMinor(minor: bigint | number | string): Amount {
-    if (typeof minor === 'bigint') return Amount.checked(minor, `${minor} minor units`);
-    if (typeof minor === 'number' && Number.isSafeInteger(minor)) return Amount.checked(BigInt(minor), `${minor} minor units`);
-    if (typeof minor === 'string' && minor.length <= 64 && /^-?\d+$/.test(minor)) return Amount.checked(BigInt(minor), `${minor} minor units`);
+    if (typeof minor === 'bigint') return Amount.checked(minor, () => `${minor} minor units`);
+    if (typeof minor === 'number' && Number.isSafeInteger(minor)) return Amount.checked(BigInt(minor), () => `${minor} minor units`);
+    if (typeof minor === 'string' && minor.length <= 64 && /^-?\d+$/.test(minor)) return Amount.checked(BigInt(minor), () => `${minor} minor units`);
     throw new InvalidAmountError(
       typeof minor === 'number' || typeof minor === 'string' ? 'malformed' : 'wrong-type',
       `minor units must be an integer, got ${describeInput(minor)}`,
@@ -126,7 +138,7 @@ export class Amount {
   static sum(amounts: readonly Amount[]): Amount {
     let total = 0n;
     for (const amount of amounts) total += amount.minorUnits;
-    return Amount.checked(total, 'sum');
+    return Amount.checked(total, () => 'sum');
   }
 
   static max(first: Amount, ...rest: Amount[]): Amount {
@@ -183,11 +195,11 @@ export class Amount {
   }
 
   plus(other: Amount): Amount {
-    return Amount.checked(this.minorUnits + other.minorUnits, `${this} + ${other}`);
+    return Amount.checked(this.minorUnits + other.minorUnits, () => `${this} + ${other}`);
   }
 
   minus(other: Amount): Amount {
-    return Amount.checked(this.minorUnits - other.minorUnits, `${this} - ${other}`);
+    return Amount.checked(this.minorUnits - other.minorUnits, () => `${this} - ${other}`);
   }
 
   negate(): Amount {
@@ -206,7 +218,7 @@ export class Amount {
   multiply(rate: RateInput, rounding: Rounding): Amount {
     const factor = readRate(rate);
     const product = new ExactDecimal(this.minorUnits.toString()).times(factor);
-    return Amount.checked(BigInt(product.toDecimalPlaces(0, decimalRounding(rounding)).toFixed(0)), `${this} × ${factor.toString()}`);
+    return Amount.checked(BigInt(product.toDecimalPlaces(0, decimalRounding(rounding)).toFixed(0)), () => `${this} × ${factor.toString()}`);
   }
 
   /** this × rate, truncated toward zero to the cent (never gives away a fraction of a cent). */
@@ -265,11 +277,18 @@ export class Amount {
     return `Amount(${this.toString()})`;
   }
 
-  private static checked(minor: bigint, what: string): Amount {
+  /** `describe` names the value only when it is refused: amounts are made on every request, refusals almost never. */
+  private static checked(minor: bigint, describe: () => string): Amount {
     if (minor > MAX_AMOUNT_MINOR || minor < -MAX_AMOUNT_MINOR) {
-      throw new InvalidAmountError('out-of-range', `${what} is outside the numeric(20,2) range of ±999999999999999999.99`);
+      throw new InvalidAmountError('out-of-range', `${describe()} is outside the numeric(20,2) range of ±999999999999999999.99`);
     }
     return new Amount(minor);
+  }
+
+  /** From PLAIN_AMOUNT's groups: at most 18 whole digits and 2 decimals, so always within numeric(20,2). */
+  private static fromPlainParts(negative: boolean, whole: string, fraction: string | undefined): Amount {
+    const magnitude = BigInt(whole) * MINOR_PER_MAJOR + (fraction === undefined ? 0n : BigInt(fraction.padEnd(AMOUNT_DECIMAL_PLACES, '0')));
+    return new Amount(negative ? -magnitude : magnitude);
   }
 
   private static readonly zeroAmount = new Amount(0n);
