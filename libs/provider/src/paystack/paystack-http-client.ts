@@ -106,6 +106,10 @@ export class PaystackHttpClient {
         volumeThreshold: breaker.volumeThreshold ?? 10,
         errorThresholdPercentage: breaker.errorThresholdPercentage ?? 50,
         rollingCountTimeout: breaker.rollingCountTimeoutMs ?? 10_000,
+        // Only the window's counts decide; nothing reads latency percentiles or snapshots. With them
+        // on, opossum keeps every call's latency and sorts the window's each second, per breaker.
+        rollingPercentilesEnabled: false,
+        enableSnapshots: false,
         // A refusal, a credentials problem or a validation error is an answer, not an outage.
         errorFilter: (error: unknown) => !(error instanceof ProviderOutageError),
       });
