@@ -34,24 +34,29 @@ export function cpuMs(child: ChildProcess): number {
  * (user, nice, system, irq, softirq, steal — every process and the kernel) and, of it, PostgreSQL's
  * (every process named `postgres` alive now: the server, its background workers and backends,
  * plus the time of the backends that have exited, which the server has reaped and counts as its
- * children's, so a connection that closes inside a window takes nothing with it). Linux only (`/proc`).
+ * children's, so a connection that closes inside a window takes nothing with it), and Redis's
+ * (processes named `redis-server`: the rate-limit counters when REDIS_URL is set). Linux only (`/proc`).
  */
-export function machineCpuMs(): { busy: number; postgres: number } {
+export function machineCpuMs(): { busy: number; postgres: number; redis: number } {
   const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   let postgres = 0;
+  let redis = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
+      const isPostgres = stat.includes('(postgres)');
+      if (!isPostgres && !stat.includes('(redis-server)')) continue;
       // utime, stime, and cutime, cstime: the reaped children's (for the server, its ended backends).
       const fields = stat.split(') ')[1].split(' ');
-      postgres += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      if (isPostgres) postgres += ticks;
+      else redis += ticks;
     } catch {
       // The process ended between the listing and the read.
     }
   }
   const ms = (ticks: number) => (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
-  return { busy: ms(user + nice + system + irq + softirq + steal), postgres: ms(postgres) };
+  return { busy: ms(user + nice + system + irq + softirq + steal), postgres: ms(postgres), redis: ms(redis) };
 }
 
 /** The most resident memory the process has held since it started (VmHWM), in MiB. */

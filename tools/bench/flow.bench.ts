@@ -180,6 +180,7 @@ async function main(): Promise<void> {
     const machine = {
       busy: machineNow.busy - cpuAtStart.machine.busy,
       postgres: machineNow.postgres - cpuAtStart.machine.postgres,
+      redis: machineNow.redis - cpuAtStart.machine.redis,
       bench: (benchUsage.user + benchUsage.system) / 1000,
       schedulerInWindow: cpuMs(scheduler.child) - cpuAtStart.scheduler,
     };
@@ -430,8 +431,8 @@ interface Report {
   apiCpu: number;
   simCpu: number;
   schedulerCpu: number;
-  /** CPU over the measured window of the flows: the machine's busy time, PostgreSQL's, this process's (the clients and the webhook receiver), the scheduler's. */
-  machine: { busy: number; postgres: number; bench: number; schedulerInWindow: number };
+  /** CPU over the measured window of the flows: the machine's busy time, PostgreSQL's, Redis's, this process's (the clients and the webhook receiver), the scheduler's. */
+  machine: { busy: number; postgres: number; redis: number; bench: number; schedulerInWindow: number };
   memory: { apiReady: number; api: number; sim: number; scheduler: number };
   deliveries: { delivered: number; pending: number };
   /** Provider callbacks the API answered 2xx over the measured window, those that failed, and those still pending at its end (few when they keep up). */
@@ -474,9 +475,9 @@ function report(r: Report): void {
   console.log(`| simulator CPU per flow (ms; page, pay, and the API's initialize and verify calls) | ${perFlow(r.simCpu)} |`);
   console.log(`| scheduler CPU per flow (ms; its webhook deliveries and scans) | ${perFlow(r.schedulerCpu)} |`);
   const m = r.machine;
-  const other = m.busy - r.apiCpu - r.simCpu - m.schedulerInWindow - m.postgres - m.bench;
+  const other = m.busy - r.apiCpu - r.simCpu - m.schedulerInWindow - m.postgres - m.redis - m.bench;
   console.log(
-    `| whole machine's CPU per flow over the measured window (ms; all ${cpus().length} cores) | ${perFlow(m.busy)}: API ${perFlow(r.apiCpu)}, PostgreSQL ${perFlow(m.postgres)}, ` +
+    `| whole machine's CPU per flow over the measured window (ms; all ${cpus().length} cores) | ${perFlow(m.busy)}: API ${perFlow(r.apiCpu)}, PostgreSQL ${perFlow(m.postgres)}, Redis ${perFlow(m.redis)}, ` +
       `simulator ${perFlow(r.simCpu)}, scheduler ${perFlow(m.schedulerInWindow)}, clients and receiver ${perFlow(m.bench)}, the rest ${perFlow(other)} |`,
   );
   console.log(`| flows/s the machine could serve at that CPU per flow (${cpus().length} cores × 1,000 ms ÷ it) | ${((cpus().length * 1000) / Math.max(0.001, m.busy / flows)).toFixed(0)} |`);

@@ -75,6 +75,28 @@ describe('RateLimitStorage when Redis fails', () => {
       await proxy.close();
     }
   }, 20_000);
+
+  itWithRedis('answers a count asked for while an earlier one awaits a hung Redis within its own timeout, not after both', async () => {
+    const proxy = await RedisProxy.start(REDIS_URL);
+    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
+    await storage.onModuleInit();
+    try {
+      await count(storage, 'warm'); // connected, script loaded
+      proxy.hang();
+      const first = count(storage, 'first');
+      // Later than the first count's batch: auto-pipelining holds this one until that batch is answered.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const second = await count(storage, 'second');
+      expect(second).toMatchObject({ totalHits: 1, isBlocked: false });
+      // Its own 500 ms timeout (sent only after the first batch had timed out, it would take about 950 ms).
+      expect(Date.now() - started).toBeLessThan(850);
+      await first;
+    } finally {
+      storage.onApplicationShutdown();
+      await proxy.close();
+    }
+  }, 10_000);
 });
 
 /** A TCP relay in front of the real Redis that can stop relaying, to play a hung server. */
