@@ -89,10 +89,10 @@ async function main(): Promise<number> {
  * (`nx run-many`, which builds the apps they start first), every other project's but the portal's
  * in one jest run on two workers (tools/test/projects.jest.config.js), then the portal's browser
  * tests alone on two workers. One e2e worker uses little more than one core (its files run the API
- * in the test's own thread and wait on it), so alone they take two. The browser tests mostly wait
- * on the page: two workers alone take 245 s where one took 362 s, but beside the libraries' tests
- * both took 423 s, longer than one after the other (146 s + 245 s). Measured in docs/benchmarks.md
- * ("The test suite").
+ * in the test's own thread and wait on it), so alone they take two. The browser tests: two workers
+ * alone took 245 s where one took 362 s, but beside the libraries' tests both took 423 s, longer
+ * than one after the other (146 s + 245 s); on a slower machine Chromium alone fills both cores.
+ * Measured in docs/benchmarks.md ("The test suite").
  */
 function everyProjectsTests(): Stage[] {
   return [
