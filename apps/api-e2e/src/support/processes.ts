@@ -13,21 +13,23 @@ export interface ProcessResult {
 }
 
 /**
- * The compiled file of an entry point, where its build writes it (each build keeps the workspace's
- * layout under its output directory): an app's main, or the operator or sandbox CLI (`tools:build`).
+ * The file production runs for an entry point: an app's main as tsc compiled it (each build keeps
+ * the workspace's layout under its output directory), or the operator or sandbox CLI's bundle
+ * (`tools:build`, tools/build/bundle.ts) at its path under `dist/tools/cli`.
  */
 function builtFile(entry: string): string | undefined {
   const app = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry)?.[1];
   if (app) return `dist/apps/${app}/${entry.replace(/\.ts$/, '.js')}`;
-  if (/^tools\/cli\/.+\.ts$/.test(entry)) return `dist/tools/cli/${entry.replace(/\.ts$/, '.js')}`;
+  const cli = /^tools\/cli\/(.+)\.ts$/.exec(entry)?.[1];
+  if (cli) return `dist/tools/cli/${cli}.js`;
   return undefined;
 }
 
 /**
  * Node's arguments to run a TypeScript entry point of the workspace. An app's main or a CLI runs
- * compiled when E2E_APPS=built — as production runs it, and in about half the CPU its sources take
- * under the TypeScript loader (an API start costs ~2.7 s of CPU against ~4.5 s, a CLI command
- * ~1.4 s against ~2.6 s; the crash tests start hundreds of processes, the CLI tests some forty).
+ * built when E2E_APPS=built — as production runs it, and in about half the CPU its sources take
+ * under the TypeScript loader (an API start costs ~2.7 s of CPU against ~4.5 s, a CLI command's
+ * bundle ~0.5 s against ~1.1 s; the crash tests start hundreds of processes, the CLI tests some forty).
  * Nx sets it for the api-e2e targets, which build them first (apps/api-e2e/project.json); a run of
  * jest alone uses the sources, so it never meets a stale build.
  */
