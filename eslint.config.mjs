@@ -91,6 +91,26 @@ export default [
     },
   },
   {
+    // The sandbox CLI is a client of the API that builds to one file needing only Node
+    // (tools/build/bundle.ts): a barrel of the gateway's would bring NestJS, TypeORM and pg into it.
+    files: ['tools/cli/integrator/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@gateway/(?!contracts/events$|domain/webhooks/wire$)',
+              allowTypeImports: true,
+              message: 'The sandbox CLI stands alone: of the gateway it may import values from @gateway/contracts/events and @gateway/domain/webhooks/wire only (types from anywhere).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The provider adapter's contract tests run over real HTTP against the provider simulator, so
     // these spec files (and only they) may import it; the adapter itself never depends on it.
     files: ['libs/provider/**/*.spec.ts'],

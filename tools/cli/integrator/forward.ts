@@ -1,5 +1,5 @@
 import type { EventResponse, WebhookVersion } from '@gateway/contracts';
-import { deliveryRequest } from '@gateway/domain/webhooks';
+import { deliveryRequest } from '@gateway/domain/webhooks/wire';
 import ipaddr from 'ipaddr.js';
 import { describeFetchError } from './gateway-client';
 

@@ -1,5 +1,6 @@
-import { EVENT_NAMES, type EventResponse, TEST_EVENT_NAME, type WebhookVersion } from '@gateway/contracts';
-import { newSigningSecret } from '@gateway/domain/webhooks';
+import type { EventResponse } from '@gateway/contracts';
+import { EVENT_NAMES, TEST_EVENT_NAME, type WebhookVersion } from '@gateway/contracts/events';
+import { newSigningSecret } from '@gateway/domain/webhooks/wire';
 import { followFeed } from './follow-feed';
 import { forwardEvent, forwardTarget } from './forward';
 import type { GatewayClient } from './gateway-client';

@@ -1,4 +1,4 @@
-import { EVENT_NAMES, WEBHOOK_VERSIONS, type WebhookVersion } from '@gateway/contracts';
+import { EVENT_NAMES, WEBHOOK_VERSIONS, type WebhookVersion } from '@gateway/contracts/events';
 import { Command, Option } from 'commander';
 import { GatewayClient } from './gateway-client';
 import { listen, type Output } from './listen';

@@ -2,7 +2,7 @@ import { forwardTarget } from './forward';
 import { statusFilter } from './logs-tail';
 import { loadSettings } from './settings';
 import { NOT_TRIGGERABLE, trigger, TRIGGERS } from './triggers';
-import { EVENT_NAMES } from '@gateway/contracts';
+import { EVENT_NAMES } from '@gateway/contracts/events';
 import { GatewayClient } from './gateway-client';
 
 describe('sandbox CLI settings', () => {

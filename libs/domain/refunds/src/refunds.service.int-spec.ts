@@ -133,6 +133,44 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect(await available(ctx)).toBe('0.00');
   });
 
+  // The simulator, like a provider that completes at once, calls back the moment it makes a refund,
+  // racing its own answer to the request that asked: the answer may be recorded after the callback
+  // read our refunds and before it records the same provider refund.
+  it('a callback that loses the race to record the provider refund settles it all the same, from the status it read', async () => {
+    const { ctx, reference } = await paid(3000);
+    jest.spyOn(provider, 'refund').mockRejectedValueOnce(new ProviderRejectedError(409, 'Busy', { type: 'api_error', code: 'conflict' }));
+    await expect(refunds.create(ctx, { paymentReference: reference, amount: 1200 })).rejects.toMatchObject({ code: 'provider_error' });
+    const [{ id }] = (await dataSource.query(`SELECT id FROM refunds WHERE developer_id = $1 AND status = 'pending' AND provider_refund_id IS NULL`, [ctx.developerId])) as Array<{ id: string }>;
+    jest.spyOn(provider, 'listRefunds').mockResolvedValue([{ providerId: '7700', status: 'processed', amount: Amount.parse('1200.00'), currency: 'NGN', transactionReference: reference }]);
+
+    // The request the provider answered, recording its refund: committed only once the callback's
+    // own attempt to record it waits on the row.
+    const answer = dataSource.createQueryRunner();
+    await answer.connect();
+    try {
+      await answer.startTransaction();
+      await answer.query(`UPDATE refunds SET provider_refund_id = '7700', updated_at = now() WHERE id = $1`, [id]);
+      const callback = refunds.onProviderRefund('test', { transactionReference: reference, status: 'processed', amount: Amount.parse('1200.00'), currency: 'NGN', refundReference: null });
+      await waitUntil(async () => {
+        const [{ waiting }] = (await dataSource.query(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'UPDATE "refunds"%'`,
+        )) as Array<{ waiting: number }>;
+        return waiting === 1;
+      });
+      await answer.commitTransaction();
+      await callback;
+    } finally {
+      if (answer.isTransactionActive) await answer.rollbackTransaction();
+      await answer.release();
+    }
+
+    const [{ status, provider_refund_id }] = (await dataSource.query(`SELECT status, provider_refund_id FROM refunds WHERE id = $1`, [id])) as Array<{ status: string; provider_refund_id: string }>;
+    expect([status, provider_refund_id]).toEqual(['processed', '7700']);
+    const [{ completed }] = (await dataSource.query(`SELECT count(*)::int AS completed FROM events WHERE developer_id = $1 AND name = 'refund.completed'`, [ctx.developerId])) as Array<{ completed: number }>;
+    expect(completed).toBe(1);
+    expect([await refunded(ctx, reference), await available(ctx)]).toEqual(['1200.00', '1800.00']);
+  });
+
   it('an accepted refund whose callback never came is reconciled by the scan, never sent again', async () => {
     const { ctx, reference } = await paid(3000);
     let accepted: { providerId: string; amount: Amount } | undefined;
@@ -153,3 +191,12 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect(refund).toHaveBeenCalledTimes(1);
   });
 });
+
+/** Polls `condition` every 20 ms until it holds; fails after 10 s. */
+async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -255,8 +255,15 @@ export class RefundsService {
         providerRefund = atProvider.find((candidate) => !taken.has(candidate.providerId) && candidate.currency === refund.currency && candidate.amount.equals(refund.amount));
         if (!providerRefund) continue;
         taken.add(providerRefund.providerId);
-        if (!(await this.repository.recordProviderId(refund.id, providerRefund.providerId, this.clock.now()))) continue;
-        this.logger.log(`refund ${refund.reference} adopted provider refund ${providerRefund.providerId} (its first answer was lost)`);
+        if (await this.repository.recordProviderId(refund.id, providerRefund.providerId, this.clock.now())) {
+          this.logger.log(`refund ${refund.reference} adopted provider refund ${providerRefund.providerId} (its first answer was lost)`);
+        } else if ((await this.repository.findById(refund.id)).providerRefundId !== providerRefund.providerId) {
+          continue; // another provider refund is this one's
+        }
+        // Not recorded here but this same provider refund: the request the provider answered
+        // recorded it since `ours` was read (a callback sent the moment the provider made the refund
+        // races that answer). The status read here may be newer than the answer's, so it settles
+        // the refund all the same; skipping it would leave it pending until the resubmission scan.
       }
       if (!providerRefund) continue;
       matched.add(refund.id);

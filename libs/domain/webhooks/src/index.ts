@@ -16,7 +16,5 @@ export { WebhookHealthService, FAILING_ENDPOINT_WINDOW_DAYS, type FailingEndpoin
 export { DELIVERIES_DUE_CHANNEL } from './deliveries-due';
 export { toWebhookResponse, toWebhookLogResponse, toWebhookAttemptResponse, toRequestTraceEventResponse } from './webhook.mapper';
 export type { RequestEvent, RequestEvents } from './request-events';
-export { newSigningSecret, signPayload, signatureHeader, verifySignatureHeader } from './signature';
-export { deliveryRequest, type DeliveryRequest } from './delivery-request';
-export { webhookBody, type EventForDelivery } from './webhook-payload';
+export * from './wire';
 export { WebhookResolver } from './webhook-resolver';
