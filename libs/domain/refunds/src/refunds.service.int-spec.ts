@@ -53,6 +53,13 @@ describe('RefundsService (amounts and concurrency)', () => {
   }
   const refunded = async (ctx: DeveloperContext, reference: string) => (await payments.get(ctx, reference)).payment.amountRefunded.toString();
   const available = async (ctx: DeveloperContext) => (await app.get(LedgerService, { strict: false }).balance(ctx, 'NGN')).available.toString();
+  /** The service's updates of a refund row waiting on another transaction's lock. */
+  const rowLockWaits = async () =>
+    (
+      (await dataSource.query(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'UPDATE "refunds"%'`,
+      )) as Array<{ waiting: number }>
+    )[0].waiting;
   const refundRows = async (ctx: DeveloperContext) =>
     (await dataSource.query(`SELECT amount, status FROM refunds WHERE developer_id = $1 ORDER BY created_at`, [ctx.developerId])) as Array<{ amount: string; status: string }>;
 
@@ -151,12 +158,7 @@ describe('RefundsService (amounts and concurrency)', () => {
       await answer.startTransaction();
       await answer.query(`UPDATE refunds SET provider_refund_id = '7700', updated_at = now() WHERE id = $1`, [id]);
       const callback = refunds.onProviderRefund('test', { transactionReference: reference, status: 'processed', amount: Amount.parse('1200.00'), currency: 'NGN', refundReference: null });
-      await waitUntil(async () => {
-        const [{ waiting }] = (await dataSource.query(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'UPDATE "refunds"%'`,
-        )) as Array<{ waiting: number }>;
-        return waiting === 1;
-      });
+      await waitUntil(async () => (await rowLockWaits()) === 1);
       await answer.commitTransaction();
       await callback;
     } finally {
@@ -168,6 +170,30 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect([status, provider_refund_id]).toEqual(['processed', '7700']);
     const [{ completed }] = (await dataSource.query(`SELECT count(*)::int AS completed FROM events WHERE developer_id = $1 AND name = 'refund.completed'`, [ctx.developerId])) as Array<{ completed: number }>;
     expect(completed).toBe(1);
+    expect([await refunded(ctx, reference), await available(ctx)]).toEqual(['1200.00', '1800.00']);
+  });
+
+  // The other way round: the callback's reconciliation adopts the provider refund (listed while
+  // still pending) before the answer to the request that made it, which says it is processed.
+  it("an answer that loses the race to a callback's reconciliation still settles the refund from its status", async () => {
+    const { ctx, reference } = await paid(3000);
+    const reconciliation = dataSource.createQueryRunner();
+    await reconciliation.connect();
+    try {
+      jest.spyOn(provider, 'refund').mockImplementationOnce(async (_mode, input: RefundInput) => {
+        await reconciliation.startTransaction();
+        await reconciliation.query(`UPDATE refunds SET provider_refund_id = '8800', updated_at = now() WHERE payment_reference = $1 AND provider_refund_id IS NULL`, [reference]);
+        return { providerId: '8800', status: 'processed', amount: input.amount as Amount, currency: 'NGN', transactionReference: input.transactionReference };
+      });
+      const created = refunds.create(ctx, { paymentReference: reference, amount: 1200 });
+      await waitUntil(async () => reconciliation.isTransactionActive && (await rowLockWaits()) === 1);
+      await reconciliation.commitTransaction();
+      const refund = await created;
+      expect([refund.status, refund.providerRefundId]).toEqual(['processed', '8800']);
+    } finally {
+      if (reconciliation.isTransactionActive) await reconciliation.rollbackTransaction();
+      await reconciliation.release();
+    }
     expect([await refunded(ctx, reference), await available(ctx)]).toEqual(['1200.00', '1800.00']);
   });
 

@@ -229,11 +229,16 @@ export class RefundsService {
       this.logger.warn(`refund ${refund.reference} refused by the provider (${error.providerType ?? 'no type'}/${error.providerCode ?? 'no code'}): ${error.providerMessage}`);
       return this.settle(refund, 'failed', within);
     }
-    if (!(await this.repository.recordProviderId(refund.id, result.providerId, this.clock.now()))) {
-      // Adopted meanwhile by a reconciliation (a callback arrived first): that one settles it.
-      this.logger.warn(`refund ${refund.reference}: provider refund ${result.providerId} not recorded, the refund has one already`);
+    if (
+      !(await this.repository.recordProviderId(refund.id, result.providerId, this.clock.now())) &&
+      (await this.repository.findById(refund.id)).providerRefundId !== result.providerId
+    ) {
+      this.logger.warn(`refund ${refund.reference}: provider refund ${result.providerId} not recorded, the refund has another one`);
       return;
     }
+    // Recorded here, or adopted meanwhile by a callback's reconciliation that read the provider's
+    // list before this answer: this answer's status may be the newer, so it settles the refund too
+    // (settling is one conditional update: once, whoever comes first).
     await this.settle({ ...refund, providerRefundId: result.providerId }, result.status, within);
   }
 
