@@ -8,7 +8,7 @@
  * process"). The sandbox CLI's bundle needs only Node, so integrators can copy it anywhere.
  *
  * The API and the scheduler are not bundled: they run for days, and a bundle of the API, though it
- * started a fifth faster, served the payment flow with about 8 % more CPU and ~50 MiB more memory
+ * started a fifth faster, served the payment flow with 8–18 % more CPU and ~50 MiB more memory
  * (the same section).
  *
  * tsc stays the compiler: esbuild cannot emit the decorator metadata Nest's injection and
