@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { PaymentConfirmationService } from '@gateway/domain/payments';
 import { ConfigModule, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, testConfig, waitFor } from '@gateway/platform/testing';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { ProviderWebhooksModule } from './provider-webhooks.module';
@@ -60,7 +60,7 @@ describe('ProviderWebhooksService (claim once)', () => {
     });
     const body = chargeSuccess();
     const first = webhooks.receive(body, sign(body));
-    await waitUntil(() => verified.length === 1);
+    await waitFor(() => verified.length === 1, { what: 'the verify', timeoutMs: 5_000, intervalMs: 5 });
 
     await expect(webhooks.receive(body, sign(body))).rejects.toMatchObject({ code: 'service_unavailable' });
     finish();
@@ -85,7 +85,7 @@ describe('ProviderWebhooksService (claim once)', () => {
     );
     const body = chargeSuccess();
     const dying = webhooks.receive(body, sign(body));
-    await waitUntil(() => finish !== undefined);
+    await waitFor(() => finish !== undefined, { what: 'the first delivery to be processing', timeoutMs: 5_000, intervalMs: 5 });
 
     // Still fresh: a redelivery is told to come back later.
     await expect(webhooks.receive(body, sign(body))).rejects.toMatchObject({ code: 'service_unavailable' });
@@ -120,11 +120,3 @@ describe('ProviderWebhooksService (claim once)', () => {
     expect(verified).toHaveLength(0);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -85,17 +85,19 @@ export class RefundsRepository {
   }
 
   /**
-   * Stores the provider's id for the refund, once. False when the refund has an id already, or the
-   * provider's refund is another refund's already (unique per mode): then nothing is stored.
+   * Stores the provider's id for the refund, once: `recorded` now; `held` when the refund holds that
+   * same provider refund already (the provider's answer and its callback race to record it, and
+   * either may come first); `other` when it holds another, or the provider's refund is another
+   * refund's (unique per mode). Only `recorded` stores anything.
    */
-  async recordProviderId(id: string, providerRefundId: string, now: Date): Promise<boolean> {
+  async recordProviderId(id: string, providerRefundId: string, now: Date): Promise<'recorded' | 'held' | 'other'> {
     try {
       const result = await this.refunds.update({ id, providerRefundId: IsNull() }, { providerRefundId, updatedAt: now });
-      return (result.affected ?? 0) > 0;
+      if ((result.affected ?? 0) > 0) return 'recorded';
     } catch (error) {
-      if (error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === 'refunds_provider_id') return false;
-      throw error;
+      if (!(error instanceof QueryFailedError && (error.driverError as { constraint?: string } | undefined)?.constraint === 'refunds_provider_id')) throw error;
     }
+    return (await this.findById(id)).providerRefundId === providerRefundId ? 'held' : 'other';
   }
 
   /** Settles the refund along `transition`; false when it was settled already (by a callback or another request). */

@@ -7,7 +7,7 @@ import { PaymentsService } from '@gateway/domain/payments';
 import { confirmedPayment } from '@gateway/domain/payments/testing';
 import { PaymentProvider, ProviderCapabilities, ProviderRejectedError, SIMULATOR_RULES, type RefundInput } from '@gateway/provider';
 import { Amount, ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, testConfig, waitFor } from '@gateway/platform/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { RefundsModule } from './refunds.module';
@@ -158,7 +158,7 @@ describe('RefundsService (amounts and concurrency)', () => {
       await answer.startTransaction();
       await answer.query(`UPDATE refunds SET provider_refund_id = '7700', updated_at = now() WHERE id = $1`, [id]);
       const callback = refunds.onProviderRefund('test', { transactionReference: reference, status: 'processed', amount: Amount.parse('1200.00'), currency: 'NGN', refundReference: null });
-      await waitUntil(async () => (await rowLockWaits()) === 1);
+      await waitFor(async () => (await rowLockWaits()) === 1, { what: "the callback's update to wait on the row", intervalMs: 20 });
       await answer.commitTransaction();
       await callback;
     } finally {
@@ -186,7 +186,7 @@ describe('RefundsService (amounts and concurrency)', () => {
         return { providerId: '8800', status: 'processed', amount: input.amount as Amount, currency: 'NGN', transactionReference: input.transactionReference };
       });
       const created = refunds.create(ctx, { paymentReference: reference, amount: 1200 });
-      await waitUntil(async () => reconciliation.isTransactionActive && (await rowLockWaits()) === 1);
+      await waitFor(async () => reconciliation.isTransactionActive && (await rowLockWaits()) === 1, { what: "the answer's update to wait on the row", intervalMs: 20 });
       await reconciliation.commitTransaction();
       const refund = await created;
       expect([refund.status, refund.providerRefundId]).toEqual(['processed', '8800']);
@@ -217,12 +217,3 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect(refund).toHaveBeenCalledTimes(1);
   });
 });
-
-/** Polls `condition` every 20 ms until it holds; fails after 10 s. */
-async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the condition did not hold within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -229,16 +229,13 @@ export class RefundsService {
       this.logger.warn(`refund ${refund.reference} refused by the provider (${error.providerType ?? 'no type'}/${error.providerCode ?? 'no code'}): ${error.providerMessage}`);
       return this.settle(refund, 'failed', within);
     }
-    if (
-      !(await this.repository.recordProviderId(refund.id, result.providerId, this.clock.now())) &&
-      (await this.repository.findById(refund.id)).providerRefundId !== result.providerId
-    ) {
+    if ((await this.repository.recordProviderId(refund.id, result.providerId, this.clock.now())) === 'other') {
       this.logger.warn(`refund ${refund.reference}: provider refund ${result.providerId} not recorded, the refund has another one`);
       return;
     }
-    // Recorded here, or adopted meanwhile by a callback's reconciliation that read the provider's
-    // list before this answer: this answer's status may be the newer, so it settles the refund too
-    // (settling is one conditional update: once, whoever comes first).
+    // Recorded here, or `held`: adopted meanwhile by a callback's reconciliation that read the
+    // provider's list before this answer. This answer's status may be the newer, so it settles the
+    // refund too (settling is one conditional update: once, whoever comes first).
     await this.settle({ ...refund, providerRefundId: result.providerId }, result.status, within);
   }
 
@@ -260,15 +257,12 @@ export class RefundsService {
         providerRefund = atProvider.find((candidate) => !taken.has(candidate.providerId) && candidate.currency === refund.currency && candidate.amount.equals(refund.amount));
         if (!providerRefund) continue;
         taken.add(providerRefund.providerId);
-        if (await this.repository.recordProviderId(refund.id, providerRefund.providerId, this.clock.now())) {
-          this.logger.log(`refund ${refund.reference} adopted provider refund ${providerRefund.providerId} (its first answer was lost)`);
-        } else if ((await this.repository.findById(refund.id)).providerRefundId !== providerRefund.providerId) {
-          continue; // another provider refund is this one's
-        }
-        // Not recorded here but this same provider refund: the request the provider answered
-        // recorded it since `ours` was read (a callback sent the moment the provider made the refund
-        // races that answer). The status read here may be newer than the answer's, so it settles
-        // the refund all the same; skipping it would leave it pending until the resubmission scan.
+        const recorded = await this.repository.recordProviderId(refund.id, providerRefund.providerId, this.clock.now());
+        if (recorded === 'other') continue;
+        if (recorded === 'recorded') this.logger.log(`refund ${refund.reference} adopted provider refund ${providerRefund.providerId} (its first answer was lost)`);
+        // `held`: the request the provider answered recorded it since `ours` was read (a callback
+        // sent the moment the provider made the refund races that answer). The status read here may
+        // be newer than the answer's, so it settles the refund all the same.
       }
       if (!providerRefund) continue;
       matched.add(refund.id);

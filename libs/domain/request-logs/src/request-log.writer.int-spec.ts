@@ -1,5 +1,5 @@
 import { type INestApplicationContext, Logger } from '@nestjs/common';
-import { createDomainTestContext } from '@gateway/platform/testing';
+import { createDomainTestContext, waitFor } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { anEntry } from './request-log-entry.fixture';
@@ -14,14 +14,6 @@ const CANARY = 'CANARY-4084-0840-8408-4084';
 async function startWriter(options: Partial<RequestLogsOptions> = {}): Promise<{ app: INestApplicationContext; writer: RequestLogWriter; repository: RequestLogsRepository }> {
   const { app } = await createDomainTestContext([RequestLogsModule.register({ flushIntervalMs: 3_600_000, ...options })]);
   return { app, writer: app.get(RequestLogWriter), repository: app.get(RequestLogsRepository) };
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('RequestLogWriter', () => {
@@ -52,7 +44,7 @@ describe('RequestLogWriter', () => {
         expect(writer.pending).toBe(4);
 
         writer.record(anEntry({ developerId }));
-        await waitFor(async () => (await countFor(developerId)) === 5);
+        await waitFor(async () => (await countFor(developerId)) === 5, { what: 'five entries written', timeoutMs: 15_000, intervalMs: 10 });
         expect(writer.pending).toBe(0);
         // The proof the four waited: they were written in the fifth's batch, not before it on their own.
         expect(insertBatch.mock.calls.map(([rows]) => rows.length)).toEqual([5]);
@@ -253,7 +245,7 @@ describe('RequestLogWriter', () => {
     const { app, writer } = await startWriter({ flushIntervalMs: 20 });
     const developerId = randomUUID();
     writer.record(anEntry({ developerId }));
-    await waitFor(async () => (await countFor(developerId)) === 1);
+    await waitFor(async () => (await countFor(developerId)) === 1, { what: 'the entry written', timeoutMs: 15_000, intervalMs: 10 });
     await app.close();
   });
 });
