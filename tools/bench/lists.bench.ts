@@ -276,22 +276,24 @@ const REFUNDS_SQL = `
     JOIN payments p ON p.reference = 'PAY-bench-' || g
    WHERE p.developer_id = $1`;
 
-/** Wallet entries (one posting holds them: the list never reads postings), oldest first so seq follows time. */
+/** Wallet entries (a posting per currency holds them: the list never reads postings), oldest first so seq follows time. */
 async function seedLedger(db: Client, developerId: string): Promise<void> {
-  const [{ id: postingId }] = (
+  // A line's posting is in the line's currency (ledger_entries_posting_tenant_fkey): one posting for each.
+  const [{ id: ngnPosting }, { id: kesPosting }] = (
     await db.query(
-      `INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind) VALUES ($1, 'test', 'NGN', 'bench', 'bench', 'bench') RETURNING id`,
+      `INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind)
+       VALUES ($1, 'test', 'NGN', 'bench', 'bench-ngn', 'bench'), ($1, 'test', 'KES', 'bench', 'bench-kes', 'bench') RETURNING id`,
       [developerId],
     )
   ).rows as Array<{ id: string }>;
   for (let last = ROWS; last >= 1; last -= CHUNK) {
     await db.query(
       `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, bucket, entry_type, amount, reference, description, created_at, chain_slot, hash)
-       SELECT $3, $1, 'test', CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, 'wallet', 'available',
+       SELECT CASE WHEN g % 100000 = 7 THEN $6::uuid ELSE $3::uuid END, $1, 'test', CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, 'wallet', 'available',
               CASE WHEN g % 100000 = 9 THEN 'debit' WHEN g % 2 = 0 THEN 'credit' ELSE 'fee' END,
               CASE WHEN g % 2 = 0 THEN 100 ELSE -1 END, 'PAY-bench-' || g, 'bench', now() - g * ($2::float8 * interval '1 second'), g % 16, sha256(g::text::bytea)
          FROM generate_series($4::int, $5::int, -1) g`,
-      [developerId, SPREAD_SECONDS, postingId, last, Math.max(1, last - CHUNK + 1)],
+      [developerId, SPREAD_SECONDS, ngnPosting, last, Math.max(1, last - CHUNK + 1), kesPosting],
     );
   }
 }

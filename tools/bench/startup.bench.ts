@@ -14,9 +14,12 @@ import { benchGatewayEnv, benchSecrets, NO_PROVIDER_URL, rateLimitStore } from '
  *
  * BENCH_STARTS: measured starts (7). One start before them is not measured: it reads the files
  * into the page cache, which a restarted production instance finds there too. BENCH_API_MAIN:
- * another build's main.
+ * another build's main. BENCH_CPU_PROF=<dir>: every start writes a V8 CPU profile there when it
+ * stops (`--cpu-prof`; read it with tools/bench/cpuprofile-top.ts); the figures are then the
+ * profiler's too.
  */
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const GOAL_MS = 2000;
 /** How often `/ready` is asked: the wall time's resolution. */
 const POLL_MS = 10;
@@ -54,7 +57,8 @@ async function startOnce(gatewayEnv: Record<string, string>): Promise<Start> {
   const port = await freePort();
   const env = { ...process.env, ...gatewayEnv, API_HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'warn' };
   const started = performance.now();
-  const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, BUILT_API_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROFILE_DIR] : [];
+  const child = spawn(process.execPath, [...PRODUCTION_HEAP_FLAGS, ...profile, BUILT_API_MAIN], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     await waitUntilReady(child, `http://127.0.0.1:${port}`, { timeoutMs: 60_000, pollMs: POLL_MS });
     return { wallMs: Math.round(performance.now() - started), cpuMs: cpuMs(child), rssMiB: Math.round(rssMiB(child)) };

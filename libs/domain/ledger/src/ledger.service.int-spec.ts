@@ -242,4 +242,41 @@ describe('LedgerService', () => {
     }
     await expect(assertLedgerInvariants(process.env.TEST_DATABASE_URL as string)).resolves.toBeUndefined();
   });
+
+  it("refuses a line on another merchant's, another mode's or another currency's posting", async () => {
+    const ctx = await newMerchant();
+    const stranger = await newMerchant();
+    // Inside a transaction that is rolled back, each try in a savepoint, so the ledger is left as it was.
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const [{ id: postingId }] = await runner.query(
+        `INSERT INTO ledger_postings (developer_id, mode, currency, source_type, source_id, kind) VALUES ($1, 'test', 'NGN', 'manual', 'x', 'x') RETURNING id`,
+        [ctx.developerId],
+      );
+      const line = async (developerId: string, mode: string, currency: string) => {
+        await runner.query('SAVEPOINT line');
+        try {
+          await runner.query(
+            `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, entry_type, amount, reference, description, chain_slot, hash)
+             VALUES ($1, $2, $3, $4, 'platform_fees', 'fee', 5, 'x', 'x', 0, sha256('x'))`,
+            [postingId, developerId, mode, currency],
+          );
+          return 'booked';
+        } catch (error) {
+          await runner.query('ROLLBACK TO SAVEPOINT line');
+          const { code, constraint } = error as { code: string; constraint: string };
+          return `${code} ${constraint}`;
+        }
+      };
+      const refused = '23503 ledger_entries_posting_tenant_fkey';
+      expect(await line(stranger.developerId, 'test', 'NGN')).toBe(refused);
+      expect(await line(ctx.developerId, 'live', 'NGN')).toBe(refused);
+      expect(await line(ctx.developerId, 'test', 'USD')).toBe(refused);
+      expect(await line(ctx.developerId, 'test', 'NGN')).toBe('booked');
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
 });

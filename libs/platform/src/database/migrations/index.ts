@@ -44,6 +44,7 @@ import { IndexListFilters1764003300000 } from './1764003300000-IndexListFilters'
 import { AddPaymentReconciliation1764003350000 } from './1764003350000-AddPaymentReconciliation';
 import { IndexWalletEntriesByTime1764003450000 } from './1764003450000-IndexWalletEntriesByTime';
 import { DrainWebhookDeliveryJobs1764003500000 } from './1764003500000-DrainWebhookDeliveryJobs';
+import { ReferenceParentsWithinTheTenant1764003600000 } from './1764003600000-ReferenceParentsWithinTheTenant';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   AddPaymentReconciliation1764003350000,
   IndexWalletEntriesByTime1764003450000,
   DrainWebhookDeliveryJobs1764003500000,
+  ReferenceParentsWithinTheTenant1764003600000,
 ];
