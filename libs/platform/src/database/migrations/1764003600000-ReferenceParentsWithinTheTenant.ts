@@ -10,12 +10,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Each composite key replaces two: the row's key to its parent and its own key to developers (the
  * parent's key to developers still vouches for the merchant). A payment's six ledger lines were
  * checked against their posting six times and against the merchant's row six times; now six checks
- * in all. Measured under the payment flow, that saves about 1 % of PostgreSQL's CPU, inside the
- * runs' spread, where dropping every key to developers (an experiment) saved 3-11 %. So most of the
- * cost is likely the first lock a transaction takes on the merchant's shared row (FOR KEY SHARE,
- * which concurrent payments share through a multixact), and the payment's, the posting's and the
- * event's own keys still take it (docs/benchmarks.md, "The merchant's row, locked by every key to
- * it").
+ * in all. Measured under the payment flow, that saves 1-4 % of PostgreSQL's CPU, where dropping
+ * every key to developers (an experiment) saved 3-11 %. So most of the cost is likely the first
+ * lock a transaction takes on the merchant's shared row (FOR KEY SHARE, which concurrent payments
+ * share through a multixact), and the payment's, the posting's and the event's own keys still take
+ * it (docs/benchmarks.md, "The merchant's row, locked by every key to it").
  *
  * Online, so it runs outside a transaction: the parents' unique indexes are built CONCURRENTLY,
  * the keys are added NOT VALID (a moment's lock) and then validated, which reads the tables without
