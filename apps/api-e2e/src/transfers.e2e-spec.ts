@@ -57,7 +57,10 @@ describe('transfers', () => {
 
   beforeAll(async () => {
     // A database of its own: its reconciliation tests age transfers, which other files' schedulers must not take.
-    h = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000' }, { ownDatabase: true });
+    // One connection in the API's pool: a transfer that took a second connection while its transaction
+    // holds the first (and the wallet's slots) would wait for ever here, as it did under load when every
+    // other connection waited for those slots (the reliability tier's overdraw row found it).
+    h = await startPaymentsHarness({ PROVIDER_TIMEOUT_MS: '2000', DATABASE_POOL_SIZE: '1' }, { ownDatabase: true });
   });
   afterAll(async () => {
     await h?.close();

@@ -275,6 +275,11 @@ export class TransfersService {
    * the provider's callback (its id is what the posting and event record); none for the scheduler.
    */
   private async settle(transfer: TransferEntity, transition: TransferTransition, failureReason: string | null, within?: ServingRequest): Promise<void> {
+    // The event's recipient is read first, on a connection of its own that is released before the
+    // transaction begins. Read inside it, it took a second connection from the pool while this one
+    // held the wallet's slots: with every other connection waiting for those slots (concurrent
+    // debits), it waited for ever, and so did they.
+    const { recipient } = await this.view(transfer);
     await inTransaction(this.dataSource, async (manager) => {
       // Locked first: what the settlement posts depends on the status it moves from (a reversal after success returns the paid amount).
       const before = await this.repository.lock(manager, transfer.id);
@@ -282,8 +287,8 @@ export class TransfersService {
       await this.repository.settle(manager, transfer.id, transition, failureReason, this.clock.now());
       const ctx = tenantOf(transfer, within);
       await this.ledger.post(manager, ctx, { currency: transfer.currency, sourceType: 'transfer', sourceId: transfer.id, reference: transfer.reference, ...postingFor(transition, before) });
-      const view = await this.view(await this.repository.findById(transfer.id, manager));
-      await this.events.emit(manager, ctx, transition === 'succeed' ? 'transfer.success' : 'transfer.failed', toTransferResponse(view));
+      const settled = await this.repository.findById(transfer.id, manager);
+      await this.events.emit(manager, ctx, transition === 'succeed' ? 'transfer.success' : 'transfer.failed', toTransferResponse({ transfer: settled, recipient }));
     });
   }
 
