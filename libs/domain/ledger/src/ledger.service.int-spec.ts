@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { Amount, type DeveloperContext, inTransaction } from '@gateway/platform';
-import { createDomainTestContext } from '@gateway/platform/testing';
+import { createDomainTestContext, refusalOf } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { LedgerDuplicatePostingError, LedgerUnbalancedError } from './ledger.errors';
@@ -246,7 +246,7 @@ describe('LedgerService', () => {
   it("refuses a line on another merchant's, another mode's or another currency's posting", async () => {
     const ctx = await newMerchant();
     const stranger = await newMerchant();
-    // Inside a transaction that is rolled back, each try in a savepoint, so the ledger is left as it was.
+    // Inside a transaction that is rolled back (each try in a savepoint), so the ledger is left as it was.
     const runner = dataSource.createQueryRunner();
     await runner.startTransaction();
     try {
@@ -255,19 +255,13 @@ describe('LedgerService', () => {
         [ctx.developerId],
       );
       const line = async (developerId: string, mode: string, currency: string) => {
-        await runner.query('SAVEPOINT line');
-        try {
-          await runner.query(
-            `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, entry_type, amount, reference, description, chain_slot, hash)
-             VALUES ($1, $2, $3, $4, 'platform_fees', 'fee', 5, 'x', 'x', 0, sha256('x'))`,
-            [postingId, developerId, mode, currency],
-          );
-          return 'booked';
-        } catch (error) {
-          await runner.query('ROLLBACK TO SAVEPOINT line');
-          const { code, constraint } = error as { code: string; constraint: string };
-          return `${code} ${constraint}`;
-        }
+        const refusal = await refusalOf(
+          runner,
+          `INSERT INTO ledger_entries (posting_id, developer_id, mode, currency, account, entry_type, amount, reference, description, chain_slot, hash)
+           VALUES ($1, $2, $3, $4, 'platform_fees', 'fee', 5, 'x', 'x', 0, sha256('x'))`,
+          [postingId, developerId, mode, currency],
+        );
+        return refusal ? `${refusal.code} ${refusal.constraint}` : 'booked';
       };
       const refused = '23503 ledger_entries_posting_tenant_fkey';
       expect(await line(stranger.developerId, 'test', 'NGN')).toBe(refused);

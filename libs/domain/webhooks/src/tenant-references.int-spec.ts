@@ -1,9 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, refusalOf, testConfig } from '@gateway/platform/testing';
 import { randomBytes } from 'node:crypto';
-import { DataSource, type QueryRunner } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { EventsModule } from './events.module';
 import { WebhooksModule } from './webhooks.module';
 import { type NewWebhook, WebhooksService } from './webhooks.service';
@@ -29,20 +29,6 @@ describe('webhook rows reference their endpoint within their merchant and mode',
     stranger = await merchant();
   });
   afterAll(() => app?.close());
-
-  /** The statement's error inside a savepoint (null when it was accepted), so the transaction goes on. */
-  async function outcome(runner: QueryRunner, sql: string, parameters: readonly unknown[]): Promise<{ code: string; constraint: string } | null> {
-    await runner.query('SAVEPOINT try');
-    try {
-      await runner.query(sql, [...parameters]);
-      await runner.query('RELEASE SAVEPOINT try');
-      return null;
-    } catch (error) {
-      await runner.query('ROLLBACK TO SAVEPOINT try');
-      const { code, constraint } = error as { code: string; constraint: string };
-      return { code, constraint };
-    }
-  }
 
   it("refuses a delivery or an attempt log on another merchant's or another mode's endpoint", async () => {
     // A test send to an address the guard refuses: a real delivery and attempt log, no traffic.
@@ -75,12 +61,12 @@ describe('webhook rows reference their endpoint within their merchant and mode',
     await runner.connect();
     await runner.startTransaction();
     try {
-      expect(await outcome(runner, ...delivery(stranger.developerId, 'test'))).toEqual(deliveryKey);
-      expect(await outcome(runner, ...delivery(ctx.developerId, 'live'))).toEqual(deliveryKey);
-      expect(await outcome(runner, ...delivery(ctx.developerId, 'test'))).toBeNull();
-      expect(await outcome(runner, ...attempt(stranger.developerId, 'test'))).toEqual(logKey);
-      expect(await outcome(runner, ...attempt(ctx.developerId, 'live'))).toEqual(logKey);
-      expect(await outcome(runner, ...attempt(ctx.developerId, 'test'))).toBeNull();
+      expect(await refusalOf(runner, ...delivery(stranger.developerId, 'test'))).toEqual(deliveryKey);
+      expect(await refusalOf(runner, ...delivery(ctx.developerId, 'live'))).toEqual(deliveryKey);
+      expect(await refusalOf(runner, ...delivery(ctx.developerId, 'test'))).toBeNull();
+      expect(await refusalOf(runner, ...attempt(stranger.developerId, 'test'))).toEqual(logKey);
+      expect(await refusalOf(runner, ...attempt(ctx.developerId, 'live'))).toEqual(logKey);
+      expect(await refusalOf(runner, ...attempt(ctx.developerId, 'test'))).toBeNull();
     } finally {
       await runner.rollbackTransaction();
       await runner.release();

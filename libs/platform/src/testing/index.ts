@@ -3,3 +3,4 @@ export * from './test-config';
 export * from './domain-context';
 export * from './test-redis';
 export * from './wait-for';
+export * from './refusal';
