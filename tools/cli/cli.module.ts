@@ -16,7 +16,7 @@ export class CliModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 2), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 2, config.database.poolTimeoutMs), autoLoadEntities: true }),
         DevelopersModule,
         ApiKeysModule,
         IdentityModule,

@@ -55,7 +55,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, config.database.poolSize), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, config.database.poolSize, config.database.poolTimeoutMs), autoLoadEntities: true }),
         DevelopersModule,
         ApiKeysModule,
         HealthModule,

@@ -42,7 +42,7 @@ export class SchedulerModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5, config.database.poolTimeoutMs), autoLoadEntities: true }),
         ScheduleModule.forRoot(),
         IdempotencyPurgeModule,
         RequestLogPartitionsModule,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { runMigrations, startEmbeddedPostgres, TRANSACTION_ATTEMPTS, type EmbeddedDatabase } from '@gateway/platform';
 import { createProviderSimulator, type ProviderSimulator } from '@gateway/provider-sim';
 import { Client } from 'pg';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { startGateway, type TestGateway } from '../support/gateway';
 import { http, type HttpResult } from '../support/http';
 import { createMerchant, type TestMerchant } from '../support/merchants';
@@ -167,6 +168,70 @@ describe('reliability: serialization failures and deadlocks are retried, never a
     },
     timeoutFor(DEADLOCK_TRIALS, 3_000),
   );
+});
+
+/**
+ * Reliability row 5: a pool with no free connection. The test takes every connection of the API's
+ * pool and keeps them, as requests that never finish would. A request then waits at most
+ * DATABASE_POOL_TIMEOUT_MS for one and answers 503 `service_unavailable`, nothing done. Before that
+ * setting it waited as long as the connections were held: for ever, in a deadlock like the one a
+ * transfer's settlement once had (`dataSourceOptions` says why). Once they are free, the retry
+ * with the same Idempotency-Key makes the one payment, and the refused requests are in the request
+ * log: its writer waited for a connection too, and kept its entries.
+ */
+describe('reliability: no free connection in the pool', () => {
+  const POOL_SIZE = 2;
+  const POOL_TIMEOUT_MS = 500;
+  let h: PaymentsHarness;
+  let merchant: TestMerchant;
+  let held: QueryRunner[] = [];
+
+  beforeAll(async () => {
+    h = await startPaymentsHarness({ DATABASE_POOL_SIZE: String(POOL_SIZE), DATABASE_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) }, { ownDatabase: true });
+    merchant = await createMerchant(h.gateway);
+  });
+  afterAll(async () => {
+    await Promise.all(held.map((runner) => runner.release()));
+    await h?.close();
+  });
+
+  it('a request that waits past DATABASE_POOL_TIMEOUT_MS is a 503, and its retry with the same key makes the one payment', async () => {
+    const dataSource = h.gateway.app.get(DataSource);
+    const email = buyer();
+    const key = newIdempotencyKey('pool');
+    const initialize = () => http(h.gateway.baseUrl, 'POST', '/api/v1/payments/initialize', { token: merchant.key, body: { amount: 5000, email }, headers: { 'Idempotency-Key': key } });
+    const list = () => http(h.gateway.baseUrl, 'GET', '/api/v1/payments', { token: merchant.key });
+
+    held = await Promise.all(
+      Array.from({ length: POOL_SIZE }, async () => {
+        const runner = dataSource.createQueryRunner();
+        await runner.connect();
+        return runner;
+      }),
+    );
+    const started = performance.now();
+    const refused = await Promise.all([initialize(), list()]);
+    const waitedMs = performance.now() - started;
+    expect(refused.map((r) => [r.status, r.body.code])).toEqual([
+      [503, 'service_unavailable'],
+      [503, 'service_unavailable'],
+    ]);
+    // They waited for the pool (not refused at once), and not much longer than its timeout.
+    expect(waitedMs).toBeGreaterThanOrEqual(POOL_TIMEOUT_MS);
+    expect(waitedMs).toBeLessThan(POOL_TIMEOUT_MS + 5_000);
+
+    await Promise.all(held.map((runner) => runner.release()));
+    held = [];
+    const retried = await initialize();
+    expect(retried.status).toBe(201);
+    expect((await list()).status).toBe(200);
+    expect(Number((await dataSource.query(`SELECT count(*)::int AS n FROM payments WHERE email = $1`, [email]))[0].n)).toBe(1);
+    const requestIds = refused.map((r) => r.headers.get('x-request-id'));
+    await waitFor(
+      async () => Number((await dataSource.query(`SELECT count(*)::int AS n FROM request_logs WHERE request_id = ANY($1) AND status_code = 503`, [requestIds]))[0].n) === refused.length,
+      { timeoutMs: 20_000, what: 'the refused requests to be in the request log' },
+    );
+  });
 });
 
 /**

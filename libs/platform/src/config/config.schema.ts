@@ -55,6 +55,9 @@ export const configSchema = z.object({
 
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // How long a query waits for a free pool connection (or a new one to open) before it fails, so a
+  // request answers 503 instead of waiting without end for a pool that never frees up.
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   EMBEDDED_PG_DIR: z.string().trim().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
 

@@ -1,8 +1,17 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from './migrations';
 
-/** Connection options shared by every process; schema changes only ever come from migrations. */
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/**
+ * Connection options shared by every process; schema changes only ever come from migrations.
+ *
+ * `poolTimeoutMs` (DATABASE_POOL_TIMEOUT_MS, 10 s by default) bounds how long a query waits for a
+ * free connection of the pool, or for a new one to open. Without it a query waits as long as it
+ * takes: under a load the pool cannot serve the queue only grows, and a transaction that needs a
+ * second connection while every other one waits for its locks would wait for ever. With it, the
+ * query fails (a 503 `service_unavailable` in the API, a retried job in the scheduler), and a
+ * transaction that gave up rolls back and frees what it held.
+ */
+export function dataSourceOptions(url: string, poolSize = 10, poolTimeoutMs = 10_000): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -11,7 +20,7 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     synchronize: false,
     migrationsRun: false,
     // Transactions run READ COMMITTED whatever the server's default (see inTransaction).
-    extra: { max: poolSize, application_name: 'gateway', options: '-c default_transaction_isolation=read\\ committed' },
+    extra: { max: poolSize, connectionTimeoutMillis: poolTimeoutMs, application_name: 'gateway', options: '-c default_transaction_isolation=read\\ committed' },
   };
 }
 
