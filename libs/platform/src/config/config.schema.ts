@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { parseEncryptionKeys } from '../crypto/encryption';
 
 const port = z.coerce.number().int().min(1).max(65535);
+
+/** DATABASE_POOL_TIMEOUT_MS when unset; also what a pool made without the configuration gets (dataSourceOptions). */
+export const DEFAULT_DATABASE_POOL_TIMEOUT_MS = 10_000;
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
@@ -57,7 +60,7 @@ export const configSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // How long a query waits for a free pool connection (or a new one to open) before it fails, so a
   // request answers 503 instead of waiting without end for a pool that never frees up.
-  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_POOL_TIMEOUT_MS),
   EMBEDDED_PG_DIR: z.string().trim().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
 

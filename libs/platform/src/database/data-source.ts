@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DEFAULT_DATABASE_POOL_TIMEOUT_MS } from '../config/config.schema';
 import { MIGRATIONS } from './migrations';
 
 /**
@@ -11,7 +12,7 @@ import { MIGRATIONS } from './migrations';
  * query fails (a 503 `service_unavailable` in the API, a retried job in the scheduler), and a
  * transaction that gave up rolls back and frees what it held.
  */
-export function dataSourceOptions(url: string, poolSize = 10, poolTimeoutMs = 10_000): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize = 10, poolTimeoutMs = DEFAULT_DATABASE_POOL_TIMEOUT_MS): DataSourceOptions {
   return {
     type: 'postgres',
     url,
