@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ACCESS_CHANGED_CHANNEL, Clock, sha256Hex } from '@gateway/platform';
-import { Client } from 'pg';
+import { ACCESS_CHANGED_CHANNEL, Clock, PgListener, sha256Hex } from '@gateway/platform';
 import type { DataSource } from 'typeorm';
 import { ApiKeysRepository, type KeyAccessRecord } from './api-keys.repository';
 import { type IpRule, parseRule } from './ip-rules';
@@ -27,12 +26,10 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(KeyAuthenticator.name);
   private readonly cache = new Map<string, { key: AuthenticatedKey | null; expiresAt: number }>();
   private readonly lastUse = new Map<string, { at: Date; ip: string }>();
-  private listener?: Client;
-  private listening = false;
+  private listener?: PgListener;
   /** Bumped on every invalidation: a lookup that raced an invalidation must not cache what it read. */
   private generation = 0;
   private flushTimer?: NodeJS.Timeout;
-  private closed = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -40,17 +37,28 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
     private readonly clock: Clock,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.listen();
+  onModuleInit(): void {
+    this.listener = new PgListener({
+      connectionString: (this.dataSource.options as { url?: string }).url as string,
+      channel: ACCESS_CHANGED_CHANNEL,
+      applicationName: `gateway-access-changes:${process.pid}`,
+      onNotification: () => this.invalidate(),
+      // What changed while nobody listened was never heard: start from an empty cache.
+      onListening: () => this.invalidate(),
+      onLost: (message) => {
+        this.invalidate();
+        this.logger.warn(`${message}; key cache disabled meanwhile`);
+      },
+    });
+    this.listener.start();
     this.flushTimer = setInterval(() => void this.flushLastUse(), LAST_USE_FLUSH_MS);
     this.flushTimer.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.closed = true;
     clearInterval(this.flushTimer);
     await this.flushLastUse();
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.close();
   }
 
   /** The key's record if it exists, is not revoked and has not expired; otherwise null. */
@@ -69,6 +77,11 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
     this.cache.clear();
   }
 
+  /** The cache is used only while the listener is up: then every change clears it at once. */
+  private get listening(): boolean {
+    return this.listener?.isListening ?? false;
+  }
+
   recordUse(keyId: string, ip: string): void {
     this.lastUse.set(keyId, { at: this.clock.now(), ip });
   }
@@ -82,33 +95,6 @@ export class KeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
     // Unknown keys are not cached: guessing must not fill memory.
     if (key && this.listening && generation === this.generation) this.cache.set(hash, { key, expiresAt: Date.now() + CACHE_TTL_MS });
     return key;
-  }
-
-  private async listen(): Promise<void> {
-    const options = this.dataSource.options as { url?: string };
-    const client = new Client({ connectionString: options.url });
-    const drop = (reason: string) => {
-      if (!this.listening && this.listener !== client) return;
-      this.listening = false;
-      this.invalidate();
-      if (!this.closed) {
-        this.logger.warn(`access-change listener lost (${reason}); key cache disabled, reconnecting`);
-        setTimeout(() => void this.listen(), 1_000).unref();
-      }
-    };
-    client.on('notification', () => this.invalidate());
-    client.on('error', (error) => drop(error.message));
-    client.on('end', () => drop('connection ended'));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${ACCESS_CHANGED_CHANNEL}`);
-      this.listener = client;
-      this.invalidate();
-      this.listening = true;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      drop((error as Error).message);
-    }
   }
 
   private async flushLastUse(): Promise<void> {

@@ -6,5 +6,6 @@ export * from './access-notifications';
 export * from './job-queue';
 export * from './storable-text';
 export * from './notification-fan-out';
+export * from './pg-listener';
 export * from './database-errors';
 export * from './prepared-statement';

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { PgListener } from './pg-listener';
 
 /** A one-shot wake-up armed for one key: resolves at the first notification for it after arming. */
 export interface Wake {
@@ -17,40 +17,37 @@ export interface NotificationFanOutOptions {
   onProblem?: (message: string) => void;
 }
 
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
-const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
-
 /**
  * One LISTEN connection per process for a channel, shared by every waiter in the process: a
  * notification's payload is the key, and it wakes exactly the waiters armed for that key. So a
  * thousand long-polls hold one database session between them, not one each.
  *
- * The connection opens on the first `arm` (a process that never waits never connects) and is
- * reopened after a loss, with backoff, on a later `arm`. While it is down nobody is woken:
- * waiters must also re-check on a timer of their own (see longPoll), and `isListening` says which
- * to expect.
+ * The connection (a PgListener: opened within a deadline, checked by a heartbeat, reopened with
+ * backoff) opens on the first `arm`, so a process that never waits never connects. While it is
+ * down nobody is woken: waiters must also re-check on a timer of their own (see longPoll), and
+ * `isListening` says which to expect.
  */
 export class NotificationFanOut {
   private readonly waiters = new Map<string, Set<() => void>>();
-  private client: Client | undefined;
-  private connecting: Promise<void> | undefined;
-  private listening = false;
-  private closed = false;
-  private failures = 0;
-  private nextAttemptAt = 0;
+  private readonly listener: PgListener;
 
-  constructor(private readonly options: NotificationFanOutOptions) {
-    if (!CHANNEL_NAME.test(options.channel)) throw new Error(`not a channel name: ${options.channel}`);
+  constructor(options: NotificationFanOutOptions) {
+    this.listener = new PgListener({
+      connectionString: options.connectionString,
+      channel: options.channel,
+      applicationName: options.applicationName,
+      onNotification: (key) => this.notify(key),
+      onLost: (message) => options.onProblem?.(`${message}; waiters fall back to re-checking`),
+    });
   }
 
   get isListening(): boolean {
-    return this.listening;
+    return this.listener.isListening;
   }
 
   /** Arms a wake for `key`; arm BEFORE reading what the notification announces, or one may be missed. */
   arm(key: string): Wake {
-    this.ensureConnected();
+    this.listener.start();
     let wake!: () => void;
     const notified = new Promise<void>((resolve) => (wake = resolve));
     let set = this.waiters.get(key);
@@ -68,14 +65,9 @@ export class NotificationFanOut {
 
   /** Wakes every waiter (they re-read and answer) and closes the connection for good. */
   async close(): Promise<void> {
-    this.closed = true;
     for (const set of this.waiters.values()) for (const wake of set) wake();
     this.waiters.clear();
-    await this.connecting?.catch(() => undefined);
-    const client = this.client;
-    this.client = undefined;
-    this.listening = false;
-    await client?.end().catch(() => undefined);
+    await this.listener.close();
   }
 
   private notify(key: string): void {
@@ -83,47 +75,5 @@ export class NotificationFanOut {
     if (!set) return;
     this.waiters.delete(key);
     for (const wake of set) wake();
-  }
-
-  private ensureConnected(): void {
-    if (this.closed || this.client || this.connecting || Date.now() < this.nextAttemptAt) return;
-    this.connecting = this.connect().finally(() => (this.connecting = undefined));
-  }
-
-  private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.options.connectionString, application_name: this.options.applicationName });
-    const lost = (reason: string) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      this.listening = false;
-      this.backOff(`listening connection lost (${reason})`);
-    };
-    client.on('notification', (message) => this.notify(message.payload ?? ''));
-    client.on('error', (error) => lost(error.message));
-    client.on('end', () => lost('connection ended'));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${this.options.channel}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      this.backOff(`cannot listen (${(error as Error).message})`);
-      return;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.listening = true;
-    this.failures = 0;
-    this.nextAttemptAt = 0;
-  }
-
-  private backOff(problem: string): void {
-    if (this.closed) return;
-    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.failures);
-    this.failures += 1;
-    this.nextAttemptAt = Date.now() + delay;
-    this.options.onProblem?.(`${this.options.channel}: ${problem}; waiters fall back to re-checking, next attempt in ${delay / 1000} s`);
   }
 }

@@ -1,0 +1,61 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
+import { createDomainTestContext } from '@gateway/platform/testing';
+import { DataSource } from 'typeorm';
+import { ApiKeysModule } from './api-keys.module';
+import { ApiKeysService } from './api-keys.service';
+import { KeyAuthenticator } from './key-authenticator';
+
+/** Polls `check` until it holds, at most `ms`. */
+async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * The key cache is only as good as the connection that hears about changes: it serves keys from
+ * memory while that connection listens, and reads every key from the database while it does not.
+ */
+describe('KeyAuthenticator', () => {
+  let app: INestApplicationContext;
+  let db: DataSource;
+  let authenticator: KeyAuthenticator;
+  let developerId: string;
+  const session = `gateway-access-changes:${process.pid}`;
+  const listeningSessions = async () =>
+    (await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1`, [session]))[0].n as number;
+
+  beforeAll(async () => {
+    ({ app } = await createDomainTestContext([DevelopersModule, ApiKeysModule]));
+    db = app.get(DataSource);
+    authenticator = app.get(KeyAuthenticator);
+    developerId = (await app.get(DevelopersService).create({ email: 'key-cache-int@example.com', name: 'Key cache' })).id;
+  });
+  afterAll(() => app.close());
+
+  it('stops serving cached keys the moment its listening connection is lost, and reads them from the database', async () => {
+    const issued = await app.get(ApiKeysService).issue({ developerId, mode: 'test', kind: 'secret' });
+    await eventually(async () => (await listeningSessions()) === 1, 5_000, 'the listening session');
+    expect((await authenticator.lookup(issued.secret))?.keyId).toBe(issued.key.id);
+
+    // Revoked behind the cache's back (no notification, as if it had been lost): the cached key still answers.
+    await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [issued.key.id]);
+    expect((await authenticator.lookup(issued.secret))?.keyId).toBe(issued.key.id);
+
+    // Its listening connection ends: from then on every lookup reads the database, which knows the key is revoked.
+    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [session]);
+    await eventually(async () => (await authenticator.lookup(issued.secret)) === null, 2_000, 'the revoked key to be refused');
+    // Nor is what it reads meanwhile kept: a key read and then revoked unheard is refused at once.
+    const other = await app.get(ApiKeysService).issue({ developerId, mode: 'test', kind: 'secret' });
+    expect((await authenticator.lookup(other.secret))?.keyId).toBe(other.key.id);
+    await db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [other.key.id]);
+    expect(await authenticator.lookup(other.secret)).toBeNull();
+
+    // It listens again on a new connection (after a second's backoff), and the key stays refused.
+    await eventually(async () => (await listeningSessions()) === 1, 5_000, 'listening again');
+    expect(await authenticator.lookup(issued.secret)).toBeNull();
+  });
+});
