@@ -1,19 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
-import { createDomainTestContext } from '@gateway/platform/testing';
+import { createDomainTestContext, waitFor } from '@gateway/platform/testing';
 import { DataSource } from 'typeorm';
 import { ApiKeysModule } from './api-keys.module';
 import { ApiKeysService } from './api-keys.service';
 import { KeyAuthenticator } from './key-authenticator';
-
-/** Polls `check` until it holds, at most `ms`. */
-async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /**
  * The key cache is only as good as the connection that hears about changes: it serves keys from
@@ -38,7 +29,7 @@ describe('KeyAuthenticator', () => {
 
   it('stops serving cached keys the moment its listening connection is lost, and reads them from the database', async () => {
     const issued = await app.get(ApiKeysService).issue({ developerId, mode: 'test', kind: 'secret' });
-    await eventually(async () => (await listeningSessions()) === 1, 5_000, 'the listening session');
+    await waitFor(async () => (await listeningSessions()) === 1, { what: 'the listening session', timeoutMs: 5_000, intervalMs: 25 });
     expect((await authenticator.lookup(issued.secret))?.keyId).toBe(issued.key.id);
 
     // Revoked behind the cache's back (no notification, as if it had been lost): the cached key still answers.
@@ -47,7 +38,7 @@ describe('KeyAuthenticator', () => {
 
     // Its listening connection ends: from then on every lookup reads the database, which knows the key is revoked.
     await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [session]);
-    await eventually(async () => (await authenticator.lookup(issued.secret)) === null, 2_000, 'the revoked key to be refused');
+    await waitFor(async () => (await authenticator.lookup(issued.secret)) === null, { what: 'the revoked key to be refused', timeoutMs: 2_000, intervalMs: 25 });
     // Nor is what it reads meanwhile kept: a key read and then revoked unheard is refused at once.
     const other = await app.get(ApiKeysService).issue({ developerId, mode: 'test', kind: 'secret' });
     expect((await authenticator.lookup(other.secret))?.keyId).toBe(other.key.id);
@@ -55,7 +46,7 @@ describe('KeyAuthenticator', () => {
     expect(await authenticator.lookup(other.secret)).toBeNull();
 
     // It listens again on a new connection (after a second's backoff), and the key stays refused.
-    await eventually(async () => (await listeningSessions()) === 1, 5_000, 'listening again');
+    await waitFor(async () => (await listeningSessions()) === 1, { what: 'listening again', timeoutMs: 5_000, intervalMs: 25 });
     expect(await authenticator.lookup(issued.secret)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { testServerUrl } from '../testing/test-database';
+import { waitFor } from '../testing/wait-for';
 import { PgListener } from './pg-listener';
 
 /**
@@ -45,15 +46,6 @@ class FreezingProxy {
   }
 }
 
-/** Waits for `condition`, polling, at most `ms`. */
-async function until(condition: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('PgListener on PostgreSQL', () => {
   const server = new URL(testServerUrl());
   const channel = `test_listener_${randomBytes(4).toString('hex')}`;
@@ -90,22 +82,22 @@ describe('PgListener on PostgreSQL', () => {
     const { listener, heard, lost, listenings } = listenerTo(port, { timeoutMs: 500, heartbeatMs: 200 });
     try {
       listener.start();
-      await until(() => listener.isListening, 5_000, 'the first LISTEN');
+      await waitFor(() => listener.isListening, { what: 'the first LISTEN', timeoutMs: 5_000, intervalMs: 20 });
       await notify('before');
-      await until(() => heard.includes('before'), 5_000, 'the first notification');
+      await waitFor(() => heard.includes('before'), { what: 'the first notification', timeoutMs: 5_000, intervalMs: 20 });
 
       proxy.freeze();
       const frozenAt = Date.now();
       await notify('while frozen');
       // A heartbeat (every 200 ms) that gets no answer within 500 ms: the loss is told well within a second or two.
-      await until(() => lost.length > 0, 5_000, 'the loss to be noticed');
+      await waitFor(() => lost.length > 0, { what: 'the loss to be noticed', timeoutMs: 5_000, intervalMs: 20 });
       expect(Date.now() - frozenAt).toBeLessThan(2_000);
       expect(lost[0]).toMatch(new RegExp(`^${channel}: listening connection lost: no answer \\(heartbeat took over 500 ms\\); next attempt in 1 s$`));
 
       // The retry opens a new connection through the proxy, which passes it, and listens again.
-      await until(() => listenings() === 2 && listener.isListening, 5_000, 'listening again');
+      await waitFor(() => listenings() === 2 && listener.isListening, { what: 'listening again', timeoutMs: 5_000, intervalMs: 20 });
       await notify('after');
-      await until(() => heard.includes('after'), 5_000, 'a notification on the new connection');
+      await waitFor(() => heard.includes('after'), { what: 'a notification on the new connection', timeoutMs: 5_000, intervalMs: 20 });
       expect(heard).toEqual(['before', 'after']);
     } finally {
       await listener.close();
@@ -122,11 +114,11 @@ describe('PgListener on PostgreSQL', () => {
     try {
       const startedAt = Date.now();
       listener.start();
-      await until(() => lost.length > 0, 5_000, 'the first attempt to give up');
+      await waitFor(() => lost.length > 0, { what: 'the first attempt to give up', timeoutMs: 5_000, intervalMs: 20 });
       expect(Date.now() - startedAt).toBeLessThan(2_000);
       expect(lost[0]).toMatch(/listening connection lost: cannot listen \(.*timeout.*\); next attempt in 1 s$/i);
       // The second attempt waits out its backoff (1 s), and the next one doubles it.
-      await until(() => lost.length > 1, 5_000, 'the second attempt to give up');
+      await waitFor(() => lost.length > 1, { what: 'the second attempt to give up', timeoutMs: 5_000, intervalMs: 20 });
       expect(lost[1]).toMatch(/next attempt in 2 s$/);
       expect(listener.isListening).toBe(false);
     } finally {
@@ -141,7 +133,7 @@ describe('PgListener on PostgreSQL', () => {
     const { listener } = listenerTo(await proxy.listen(), { timeoutMs: 500, heartbeatMs: 60_000 });
     try {
       listener.start();
-      await until(() => listener.isListening, 5_000, 'the LISTEN');
+      await waitFor(() => listener.isListening, { what: 'the LISTEN', timeoutMs: 5_000, intervalMs: 20 });
       proxy.freeze();
       const closingAt = Date.now();
       await listener.close();
