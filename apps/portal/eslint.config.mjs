@@ -21,7 +21,7 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@gateway/api', '@gateway/domain/identity', '@gateway/platform', '@gateway/platform/testing', '@gateway/provider-sim', '@gateway/domain/api-keys', '../../../api-e2e/src/support/portal-client', '../../../api-e2e/src/support/scheduler-process', '../../../api-e2e/src/support/gateway', '../../../api-e2e/src/support/chromium', '../../../api-e2e/src/support/webhook-receiver'],
+          allow: ['@gateway/api', '@gateway/domain/identity', '@gateway/platform', '@gateway/platform/testing', '@gateway/provider-sim', '@gateway/domain/api-keys', '../../../api-e2e/src/support/portal-client', '../../../api-e2e/src/support/scheduler-process', '../../../api-e2e/src/support/gateway', '../../../api-e2e/src/support/chromium', '../../api-e2e/src/support/chromium', '../../../api-e2e/src/support/webhook-receiver'],
           depConstraints: [{ sourceTag: 'type:portal', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:domain', 'type:app', 'type:e2e'] }],
         },
       ],

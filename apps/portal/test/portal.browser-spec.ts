@@ -7,21 +7,11 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type * as Vite from 'vite';
+import { CHROMIUM_PATH, launchChromium } from '../../api-e2e/src/support/chromium';
 import { loadVite, portalBuild, VITE_CONFIG } from './support/portal-build';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 // ---- A stub of the gateway API's probes -------------------------------------------------------
 
 /**
@@ -117,7 +107,7 @@ describe('portal in a browser (vite build + vite preview + Chromium)', () => {
     const { port } = previewServer.httpServer.address() as AddressInfo;
     portalUrl = `http://127.0.0.1:${port}`;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 300_000); // the spec that asks first makes the run's one build (support/portal-build.ts)
 
   afterAll(async () => {
