@@ -13,6 +13,9 @@ const moduleNameMapper = Object.fromEntries(
 
 module.exports = {
   testEnvironment: 'node',
+  // Packages and the gateway's server code are loaded once per worker, not once per test file
+  // (see the runtime's comment: realms, module state, and `@isolated-modules`).
+  runtime: path.join(__dirname, 'tools/test/shared-modules-runtime.js'),
   transform: {
     '^.+\\.(t|j)sx?$': [
       '@swc/jest',

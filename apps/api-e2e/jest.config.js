@@ -14,8 +14,6 @@ module.exports = {
   // tests alone on two workers (tools/test/run-tests.ts); beside the portal's browser tests, two
   // workers overloaded two cores and tests timed out.
   ...(Number(process.env.E2E_WORKERS) > 0 ? { maxWorkers: Number(process.env.E2E_WORKERS) } : {}),
-  // The API's modules are loaded once per worker, not once per file (see the runtime's comment).
-  runtime: '<rootDir>/../../tools/test/shared-modules-runtime.js',
   globalSetup: '<rootDir>/../../libs/platform/src/testing/worker-databases.ts',
   setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
   // Drops the run's databases, or keeps them for the reliability tier's secrets-at-rest scan (src/support/test-artifacts.ts).

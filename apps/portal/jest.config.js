@@ -18,8 +18,6 @@ module.exports = {
   // run's one `vite build` when it makes one (test/support/portal-build.ts). PORTAL_WORKERS sets how many workers
   // (jest's default otherwise: one on two cores). `npm test` runs these tests alone on two workers
   // (tools/test/run-tests.ts); beside other tests, two overloaded two cores.
-  // The API's modules are loaded once per worker, not once per file (see the runtime's comment).
-  runtime: '<rootDir>/../../tools/test/shared-modules-runtime.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   setupFiles: ['<rootDir>/../../libs/platform/src/testing/worker-database.setup.ts'],
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -1,3 +1,6 @@
+/**
+ * @isolated-modules argon2 is mocked, so the hasher must load through Jest's registry to see the mock.
+ */
 import * as argon2 from 'argon2';
 import { loadConfig } from '@gateway/platform';
 import { DUMMY_HASH, PasswordHasher } from './password-hasher';

@@ -1,3 +1,6 @@
+/**
+ * @isolated-modules the ephemeral key is made, with its warning, once per process: the module must be this file's own.
+ */
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config';
 import { DecryptionError, Encryptor, encryptorFromConfig, parseEncryptionKeys } from './encryption';
