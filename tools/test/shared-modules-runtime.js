@@ -22,14 +22,13 @@
 // registry, as plain Jest does: one that mocks a module a shared module requires (shared code would
 // get the real one), or one that tests what happens once per process. Mocking a module without it
 // fails, rather than leaving the shared code with the real module.
-const { createHash } = require('node:crypto');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join, sep } = require('node:path');
+const { join, resolve, sep } = require('node:path');
 const { createRequire } = require('node:module');
 const Runtime = require('jest-runtime').default;
 
-const root = require('node:path').resolve(__dirname, '../..') + sep;
+const root = resolve(__dirname, '../..') + sep;
 // TypeScript of the libraries and apps, compiled by SWC with the workspace's path aliases, as the
 // repository's scripts run (`node -r @swc-node/register`).
 process.env.SWC_NODE_PROJECT ??= `${root}tsconfig.json`;
@@ -135,7 +134,7 @@ function sharedSourceMapFile(file) {
       sourceMapDir = mkdtempSync(join(tmpdir(), 'gateway-test-source-maps-'));
       process.on('exit', () => rmSync(sourceMapDir, { recursive: true, force: true }));
     }
-    const path = join(sourceMapDir, `${createHash('sha1').update(file).digest('hex')}.map`);
+    const path = join(sourceMapDir, `${sourceMapFiles.size}.map`);
     writeFileSync(path, typeof map === 'string' ? map : JSON.stringify(map));
     sourceMapFiles.set(file, path);
   }
