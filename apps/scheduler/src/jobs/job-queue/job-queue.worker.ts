@@ -3,7 +3,9 @@ import { MailerService, SEND_MAIL_TASK } from '@gateway/domain/identity';
 import { BulkBatchesService, PAYMENT_BATCH_TASK } from '@gateway/domain/bulk-payments';
 import { TRANSFER_BATCH_TASK, TransferBatchesService } from '@gateway/domain/transfers';
 import { EXPORT_TASK, ExportRunner } from '@gateway/domain/exports';
+import { APP_CONFIG, type AppConfig } from '@gateway/platform';
 import { Logger as GraphileLogger, type LogFunctionFactory, type Runner, run } from 'graphile-worker';
+import { Pool } from 'pg';
 import { DATABASE_URL } from './database-url.token';
 
 const SWEEP_INTERVAL_MS = 5000;
@@ -19,6 +21,7 @@ const SWEEP_INTERVAL_MS = 5000;
 export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('JobQueue');
   private runner?: Runner;
+  private pool?: Pool;
   private sweeper?: NodeJS.Timeout;
 
   constructor(
@@ -27,11 +30,13 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly mailer: MailerService,
     private readonly exports: ExportRunner,
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    this.pool = this.connectionPool();
     this.runner = await run({
-      connectionString: this.databaseUrl,
+      pgPool: this.pool,
       concurrency: 10,
       noHandleSignals: true,
       pollInterval: 2000,
@@ -64,6 +69,28 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
   }
 
+  /**
+   * The queue's own connections, under the scheduler's DATABASE_POOL_TIMEOUT_MS like its other pool
+   * (dataSourceOptions): graphile-worker's default pool waits for a connection without limit, so a
+   * database that accepts connections but never answers them would hold the worker, and its start,
+   * for ever. With the deadline, fetching a job fails and is tried again at the next poll, and a
+   * scheduler that cannot reach the database at start stops with an error instead of hanging.
+   */
+  private connectionPool(): Pool {
+    const pool = new Pool({
+      connectionString: this.databaseUrl,
+      // graphile-worker's own default: one connection is its LISTEN session's.
+      max: 10,
+      connectionTimeoutMillis: this.config.database.poolTimeoutMs,
+      application_name: 'gateway-scheduler job queue',
+    });
+    // A connection lost while idle or in use must not end the process (pg emits 'error'); pg drops
+    // it from the pool, and a query on it fails and is retried by the queue.
+    pool.on('error', (error) => this.logger.warn(`Job-queue connection lost while idle: ${error.message}`));
+    pool.on('connect', (client) => client.on('error', (error) => this.logger.warn(`Job-queue connection lost: ${error.message}`)));
+    return pool;
+  }
+
   /** graphile-worker's messages in the scheduler's log: its routine ones (connected, task done) at debug. */
   private readonly graphileLogs: LogFunctionFactory = () => (level, message) => {
     if (level === 'error') this.logger.error(message);
@@ -74,6 +101,8 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await this.runner?.stop();
+    // graphile-worker ends only the pools it made.
+    await this.pool?.end();
   }
 
   private async sweep(): Promise<void> {
