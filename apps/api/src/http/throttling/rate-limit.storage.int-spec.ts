@@ -84,12 +84,12 @@ describe('RateLimitStorage when Redis fails', () => {
       await count(storage, 'warm'); // connected, script loaded
       proxy.hang();
       const first = count(storage, 'first');
-      // Later than the first count's batch: auto-pipelining holds this one until that batch is answered.
+      // Asked for in a later turn of the event loop: a call of its own, sent while the first awaits.
       await new Promise((resolve) => setTimeout(resolve, 50));
       const started = Date.now();
       const second = await count(storage, 'second');
       expect(second).toMatchObject({ totalHits: 1, isBlocked: false });
-      // Its own 500 ms timeout (sent only after the first batch had timed out, it would take about 950 ms).
+      // Its own 500 ms timeout (sent only after the first call had timed out, it would take about 950 ms).
       expect(Date.now() - started).toBeLessThan(850);
       await first;
     } finally {
@@ -99,9 +99,45 @@ describe('RateLimitStorage when Redis fails', () => {
   }, 10_000);
 });
 
+describe('RateLimitStorage with Redis', () => {
+  itWithRedis('sends the counts asked for in one turn of the event loop as one call, each answered with its own count in the order asked', async () => {
+    const proxy = await RedisProxy.start(REDIS_URL);
+    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
+    await storage.onModuleInit();
+    try {
+      await count(storage, 'warm'); // connected, script loaded
+      proxy.sent = '';
+      // Interleaved: 8 counts of a bucket limited to 3 and 4 of one limited to 10.
+      const asked = Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? count(storage, 'roomy', 10) : count(storage, 'tight', 3)));
+      const records = await Promise.all(asked);
+      const tight = records.filter((_, i) => i % 3 !== 2);
+      const roomy = records.filter((_, i) => i % 3 === 2);
+      expect(tight.map((r) => r.totalHits)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(tight.map((r) => r.isBlocked)).toEqual([false, false, false, true, true, true, true, true]);
+      expect(roomy.map((r) => [r.totalHits, r.isBlocked])).toEqual([
+        [1, false],
+        [2, false],
+        [3, false],
+        [4, false],
+      ]);
+      expect(proxy.sent.match(/EVALSHA/gi)?.length).toBe(1);
+
+      // A count asked for in a later turn goes in a call of its own, and the bucket carries on.
+      proxy.sent = '';
+      expect(await count(storage, 'tight', 3)).toMatchObject({ totalHits: 9, isBlocked: true });
+      expect(proxy.sent.match(/EVALSHA/gi)?.length).toBe(1);
+    } finally {
+      storage.onApplicationShutdown();
+      await proxy.close();
+    }
+  });
+});
+
 /** A TCP relay in front of the real Redis that can stop relaying, to play a hung server. */
 class RedisProxy {
   private hanging = false;
+  /** Everything the clients sent through the proxy (RESP commands), since the last reset. */
+  sent = '';
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
   url = '';
@@ -115,7 +151,11 @@ class RedisProxy {
         socket.on('error', () => socket.destroy());
         socket.on('close', () => this.sockets.delete(socket));
       }
-      client.on('data', (chunk) => this.hanging || upstream.write(chunk));
+      client.on('data', (chunk: Buffer) => {
+        if (this.hanging) return;
+        this.sent += chunk.toString('latin1');
+        upstream.write(chunk);
+      });
       upstream.on('data', (chunk) => this.hanging || client.write(chunk));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
