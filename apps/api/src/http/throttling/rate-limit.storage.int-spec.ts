@@ -77,11 +77,7 @@ describe('RateLimitStorage when Redis fails', () => {
   }, 20_000);
 
   itWithRedis('answers a count asked for while an earlier one awaits a hung Redis within its own timeout, not after both', async () => {
-    const proxy = await RedisProxy.start(REDIS_URL);
-    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
-    await storage.onModuleInit();
-    try {
-      await count(storage, 'warm'); // connected, script loaded
+    await withStorageBehindProxy(async (proxy, storage) => {
       proxy.hang();
       const first = count(storage, 'first');
       // Asked for in a later turn of the event loop: a call of its own, sent while the first awaits.
@@ -92,20 +88,13 @@ describe('RateLimitStorage when Redis fails', () => {
       // Its own 500 ms timeout (sent only after the first call had timed out, it would take about 950 ms).
       expect(Date.now() - started).toBeLessThan(850);
       await first;
-    } finally {
-      storage.onApplicationShutdown();
-      await proxy.close();
-    }
+    });
   }, 10_000);
 });
 
 describe('RateLimitStorage with Redis', () => {
   itWithRedis('sends the counts asked for in one turn of the event loop as one call, each answered with its own count in the order asked', async () => {
-    const proxy = await RedisProxy.start(REDIS_URL);
-    const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
-    await storage.onModuleInit();
-    try {
-      await count(storage, 'warm'); // connected, script loaded
+    await withStorageBehindProxy(async (proxy, storage) => {
       proxy.sent = '';
       // Interleaved: 8 counts of a bucket limited to 3 and 4 of one limited to 10.
       const asked = Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? count(storage, 'roomy', 10) : count(storage, 'tight', 3)));
@@ -126,12 +115,23 @@ describe('RateLimitStorage with Redis', () => {
       proxy.sent = '';
       expect(await count(storage, 'tight', 3)).toMatchObject({ totalHits: 9, isBlocked: true });
       expect(proxy.sent.match(/EVALSHA/gi)?.length).toBe(1);
-    } finally {
-      storage.onApplicationShutdown();
-      await proxy.close();
-    }
+    });
   });
 });
+
+/** Runs `test` with a storage counting in Redis through a proxy, connected and its script loaded. */
+async function withStorageBehindProxy(test: (proxy: RedisProxy, storage: RateLimitStorage) => Promise<void>): Promise<void> {
+  const proxy = await RedisProxy.start(REDIS_URL);
+  const storage = new RateLimitStorage(loadConfig({ REDIS_URL: proxy.url, RATE_LIMIT_REDIS_PREFIX: `int-spec:${randomUUID()}:` }));
+  await storage.onModuleInit();
+  try {
+    await count(storage, 'warm');
+    await test(proxy, storage);
+  } finally {
+    storage.onApplicationShutdown();
+    await proxy.close();
+  }
+}
 
 /** A TCP relay in front of the real Redis that can stop relaying, to play a hung server. */
 class RedisProxy {
