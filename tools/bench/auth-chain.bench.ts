@@ -7,7 +7,7 @@ import { createApiApp } from '@gateway/api';
 import { ApiKeysService, IpAllowlistService } from '@gateway/domain/api-keys';
 import { CustomersModule, CustomersService, toCustomerResponse } from '@gateway/domain/customers';
 import { DevelopersService } from '@gateway/domain/developers';
-import { type AppConfig, Clock, dataSourceOptions, type DeveloperContext, loadConfig, SystemClock } from '@gateway/platform';
+import { type AppConfig, Clock, configuredPool, dataSourceOptions, type DeveloperContext, loadConfig, SystemClock } from '@gateway/platform';
 import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
 import { load, loadMeasuringCpu, type LoadResult, medianResult, paced, printTable } from './bench-support';
 
@@ -153,7 +153,7 @@ function printAdded(results: LoadResult[], selected: Scenario[]): void {
 /** The baseline: same adapter options and pool size as the API, nothing else. */
 async function createBareApp(config: AppConfig, databaseUrl: string): Promise<NestFastifyApplication> {
   @Module({
-    imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, config.database.poolSize), autoLoadEntities: true }), CustomersModule],
+    imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, configuredPool(config.database)), autoLoadEntities: true }), CustomersModule],
     controllers: [BareCustomersController],
     providers: [{ provide: Clock, useValue: new SystemClock() }],
     exports: [Clock],

@@ -34,7 +34,7 @@ class ClockModule {}
 
 function benchModule(config: AppConfig, databaseUrl: string) {
   @Module({
-    imports: [ConfigModule.forRoot(config), ClockModule, TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5), autoLoadEntities: true }), ExportsModule, DevelopersModule, CustomersModule],
+    imports: [ConfigModule.forRoot(config), ClockModule, TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, { size: 5 }), autoLoadEntities: true }), ExportsModule, DevelopersModule, CustomersModule],
   })
   class ExportsBenchModule {}
   return ExportsBenchModule;

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const url = await createTestDatabase('bench_ledger_verify', process.env.DATABASE_URL);
   try {
     const developerId = await writeHistory(url, Math.ceil(ENTRIES / 4));
-    @Module({ imports: [ClockModule, TypeOrmModule.forRoot({ ...dataSourceOptions(url, 2) }), LedgerModule] })
+    @Module({ imports: [ClockModule, TypeOrmModule.forRoot({ ...dataSourceOptions(url, { size: 2 }) }), LedgerModule] })
     class BenchModule {}
     const app = await NestFactory.createApplicationContext(BenchModule, { logger: false });
     try {

@@ -5,7 +5,7 @@ import { AuditModule } from '@gateway/domain/audit';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { IdentityModule } from '@gateway/domain/identity';
 import { SettlementsModule } from '@gateway/domain/settlements';
-import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { type AppConfig, Clock, ConfigModule, configuredPool, dataSourceOptions, SystemClock } from '@gateway/platform';
 
 /** The operator CLI runs the same domain services as the API, without HTTP. */
 @Module({})
@@ -16,7 +16,7 @@ export class CliModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 2, config.database.poolTimeoutMs), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, configuredPool(config.database, 2)), autoLoadEntities: true }),
         DevelopersModule,
         ApiKeysModule,
         IdentityModule,

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { type AppConfig, Clock, ConfigModule, configuredPool, dataSourceOptions, SystemClock } from '@gateway/platform';
 import { ApiKeysModule } from '@gateway/domain/api-keys';
 import { DevelopersModule } from '@gateway/domain/developers';
 import { RequestLogsModule } from '@gateway/domain/request-logs';
@@ -55,7 +55,7 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, config.database.poolSize, config.database.poolTimeoutMs), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, configuredPool(config.database)), autoLoadEntities: true }),
         DevelopersModule,
         ApiKeysModule,
         HealthModule,

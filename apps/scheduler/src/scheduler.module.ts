@@ -1,7 +1,7 @@
 import { Controller, type DynamicModule, Get, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { type AppConfig, Clock, ConfigModule, dataSourceOptions, SystemClock } from '@gateway/platform';
+import { type AppConfig, Clock, ConfigModule, configuredPool, dataSourceOptions, SystemClock } from '@gateway/platform';
 import { AbandonedPaymentsModule } from './jobs/abandoned-payments/abandoned-payments.module';
 import { IdempotencyPurgeModule } from './jobs/idempotency-purge/idempotency-purge.module';
 import { PaymentIntentExpiryModule } from './jobs/payment-intent-expiry/payment-intent-expiry.module';
@@ -42,7 +42,7 @@ export class SchedulerModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, 5, config.database.poolTimeoutMs), autoLoadEntities: true }),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, configuredPool(config.database, 5)), autoLoadEntities: true }),
         ScheduleModule.forRoot(),
         IdempotencyPurgeModule,
         RequestLogPartitionsModule,

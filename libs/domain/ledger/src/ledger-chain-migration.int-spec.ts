@@ -22,7 +22,7 @@ describe('chaining existing entries (migration ChainLedgerEntries)', () => {
 
   beforeAll(async () => {
     url = await createTestDatabase('ledger_chain_migration');
-    db = await new DataSource(dataSourceOptions(url, 4)).initialize();
+    db = await new DataSource(dataSourceOptions(url, { size: 4 })).initialize();
     ledger = new LedgerService(new LedgerRepository(), new LedgerChainRepository(), new ManualClock(new Date()), db);
   }, 60_000); // a migrated database of its own: slow on a busy machine
   afterAll(async () => {

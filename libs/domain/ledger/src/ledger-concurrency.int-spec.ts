@@ -24,7 +24,7 @@ describe('LedgerService under concurrency', () => {
     ({ app } = await createDomainTestContext([DevelopersModule, LedgerModule]));
     ledger = app.get(LedgerService);
     developers = app.get(DevelopersService);
-    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL as string, CONCURRENT_CONNECTIONS)).initialize();
+    db = await new DataSource(dataSourceOptions(process.env.TEST_DATABASE_URL as string, { size: CONCURRENT_CONNECTIONS })).initialize();
   });
   afterAll(async () => {
     await assertLedgerInvariants(db);

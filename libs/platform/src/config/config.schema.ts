@@ -5,6 +5,8 @@ const port = z.coerce.number().int().min(1).max(65535);
 
 /** DATABASE_POOL_TIMEOUT_MS when unset; also what a pool made without the configuration gets (dataSourceOptions). */
 export const DEFAULT_DATABASE_POOL_TIMEOUT_MS = 10_000;
+/** DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS when unset, and what a pool made without the configuration gets. */
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
@@ -61,6 +63,13 @@ export const configSchema = z.object({
   // How long a query waits for a free pool connection (or a new one to open) before it fails, so a
   // request answers 503 instead of waiting without end for a pool that never frees up.
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_POOL_TIMEOUT_MS),
+  // How long a transaction may sit idle (begun, no statement running) before PostgreSQL ends its
+  // session, rolling it back and freeing its locks; 0 leaves it to the server's own setting.
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 1_000 && ms <= 86_400_000), 'must be 0 (the server decides) or from 1000 to 86400000')
+    .default(DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
   EMBEDDED_PG_DIR: z.string().trim().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
 

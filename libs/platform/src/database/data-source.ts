@@ -1,18 +1,41 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { DEFAULT_DATABASE_POOL_TIMEOUT_MS } from '../config/config.schema';
+import type { AppConfig } from '../config/app-config';
+import { DEFAULT_DATABASE_POOL_TIMEOUT_MS, DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS } from '../config/config.schema';
 import { MIGRATIONS } from './migrations';
 
-/**
- * Connection options shared by every process; schema changes only ever come from migrations.
- *
- * `poolTimeoutMs` (DATABASE_POOL_TIMEOUT_MS, 10 s by default) bounds how long a query waits for a
- * free connection of the pool, or for a new one to open. Without it a query waits as long as it
- * takes: under a load the pool cannot serve the queue only grows, and a transaction that needs a
- * second connection while every other one waits for its locks would wait for ever. With it, the
- * query fails (a 503 `service_unavailable` in the API, a retried job in the scheduler), and a
- * transaction that gave up rolls back and frees what it held.
- */
-export function dataSourceOptions(url: string, poolSize = 10, poolTimeoutMs = DEFAULT_DATABASE_POOL_TIMEOUT_MS): DataSourceOptions {
+/** A process's connection pool. Unset fields take the configuration's defaults. */
+export interface PoolSettings {
+  /** Connections at most (DATABASE_POOL_SIZE; 10). */
+  size?: number;
+  /**
+   * How long a query waits for a free connection of the pool, or for a new one to open
+   * (DATABASE_POOL_TIMEOUT_MS, 10 s). Without it a query waits as long as it takes: under a load
+   * the pool cannot serve the queue only grows, and a transaction that needs a second connection
+   * while every other one waits for its locks would wait for ever. With it, the query fails (a 503
+   * `service_unavailable` in the API, a retried job in the scheduler), and a transaction that gave
+   * up rolls back and frees what it held.
+   */
+  timeoutMs?: number;
+  /**
+   * How long a transaction may sit idle, begun with no statement running, before PostgreSQL ends
+   * its session (DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60 s; 0: the server's setting). No
+   * transaction of the gateway waits on anything but its own statements (provider calls, webhook
+   * deliveries and mail run outside them), so only a fault gets here: a bug that leaves one open,
+   * or a process stalled mid-transaction. Without the bound such a transaction keeps its row locks
+   * (a wallet's balance slot, a payment) and holds back the event feed until the process ends;
+   * with it, the server rolls it back, the locks go, and the statement that comes late fails
+   * instead of committing half of the work.
+   */
+  idleInTransactionTimeoutMs?: number;
+}
+
+/** A pool as the configuration sets it, of `size` connections where the process needs its own number. */
+export function configuredPool(database: AppConfig['database'], size = database.poolSize): PoolSettings {
+  return { size, timeoutMs: database.poolTimeoutMs, idleInTransactionTimeoutMs: database.idleInTransactionTimeoutMs };
+}
+
+/** Connection options shared by every process; schema changes only ever come from migrations. */
+export function dataSourceOptions(url: string, pool: PoolSettings = {}): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -20,8 +43,15 @@ export function dataSourceOptions(url: string, poolSize = 10, poolTimeoutMs = DE
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     migrationsRun: false,
-    // Transactions run READ COMMITTED whatever the server's default (see inTransaction).
-    extra: { max: poolSize, connectionTimeoutMillis: poolTimeoutMs, application_name: 'gateway', options: '-c default_transaction_isolation=read\\ committed' },
+    extra: {
+      max: pool.size ?? 10,
+      connectionTimeoutMillis: pool.timeoutMs ?? DEFAULT_DATABASE_POOL_TIMEOUT_MS,
+      // pg sends a number as milliseconds (a string such as '60s' would be read as 60); 0 is not sent.
+      idle_in_transaction_session_timeout: pool.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      application_name: 'gateway',
+      // Transactions run READ COMMITTED whatever the server's default (see inTransaction).
+      options: '-c default_transaction_isolation=read\\ committed',
+    },
   };
 }
 
@@ -33,7 +63,7 @@ const MIGRATION_LOCK_KEY = 7_264_001;
  * is serialised with an advisory lock; each migration runs in its own transaction.
  */
 export async function runMigrations(url: string): Promise<string[]> {
-  const dataSource = new DataSource({ ...dataSourceOptions(url, 2), logging: false });
+  const dataSource = new DataSource({ ...dataSourceOptions(url, { size: 2 }), logging: false });
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {

@@ -70,10 +70,10 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * The queue's own connections, under the scheduler's DATABASE_POOL_TIMEOUT_MS like its other pool
-   * (dataSourceOptions): graphile-worker's default pool waits for a connection without limit, so a
-   * database that accepts connections but never answers them would hold the worker, and its start,
-   * for ever. With the deadline, fetching a job fails and is tried again at the next poll, and a
+   * The queue's own connections, under the scheduler's DATABASE_POOL_TIMEOUT_MS and
+   * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS like its other pool (PoolSettings). graphile-worker's
+   * default pool waits for a connection without limit, so a database that accepts connections but
+   * never answers them would hold the worker, and its start, for ever. With the deadline, fetching a job fails and is tried again at the next poll, and a
    * scheduler that cannot reach the database at start stops with an error instead of hanging.
    */
   private connectionPool(): Pool {
@@ -82,6 +82,7 @@ export class JobQueueWorker implements OnApplicationBootstrap, OnApplicationShut
       // graphile-worker's own default: one connection is its LISTEN session's.
       max: 10,
       connectionTimeoutMillis: this.config.database.poolTimeoutMs,
+      idle_in_transaction_session_timeout: this.config.database.idleInTransactionTimeoutMs,
       application_name: 'gateway-scheduler job queue',
     });
     // A connection lost while idle or in use must not end the process (pg emits 'error'); pg drops
