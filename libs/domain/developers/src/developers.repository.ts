@@ -37,8 +37,8 @@ export class DevelopersRepository {
     }
   }
 
-  findById(id: string): Promise<DeveloperEntity | null> {
-    return this.developers.findOneBy({ id });
+  findById(id: string, manager: EntityManager = this.developers.manager): Promise<DeveloperEntity | null> {
+    return manager.findOneBy(DeveloperEntity, { id });
   }
 
   /** findById, with the row locked until the transaction ends (status changes). */

@@ -77,9 +77,9 @@ export class DevelopersService {
     return developer;
   }
 
-  /** @throws developer_not_found */
-  async get(id: string): Promise<DeveloperEntity> {
-    const developer = isUuid(id) ? await this.developers.findById(id) : null;
+  /** In `manager`'s transaction when given. @throws developer_not_found */
+  async get(id: string, manager?: EntityManager): Promise<DeveloperEntity> {
+    const developer = isUuid(id) ? await this.developers.findById(id, manager) : null;
     if (!developer) throw new DomainError('developer_not_found', 'No such developer.');
     return developer;
   }

@@ -19,9 +19,9 @@ export class MembershipsRepository {
   }
 
   /** An account's memberships with their users, oldest member first. */
-  async listWithUsers(developerId: string): Promise<MembershipWithUser[]> {
-    const rows = await this.memberships
-      .createQueryBuilder('m')
+  async listWithUsers(developerId: string, manager: EntityManager = this.memberships.manager): Promise<MembershipWithUser[]> {
+    const rows = await manager
+      .createQueryBuilder(MembershipEntity, 'm')
       .innerJoinAndMapOne('m.user', UserEntity, 'u', 'u.id = m.user_id')
       .where('m.developer_id = :developerId', { developerId })
       .orderBy('m.created_at', 'ASC')

@@ -66,8 +66,9 @@ export class TeamService {
     private readonly clock: Clock,
   ) {}
 
-  async listMembers(developerId: string): Promise<TeamMember[]> {
-    const rows = await this.memberships.listWithUsers(developerId);
+  /** The account's people, oldest member first; in `manager`'s transaction when given. */
+  async listMembers(developerId: string, manager?: EntityManager): Promise<TeamMember[]> {
+    const rows = await this.memberships.listWithUsers(developerId, manager);
     return rows.map((m) => toMember(m, m.user));
   }
 

@@ -18,11 +18,13 @@ describe('EndpointDisablingService (the scan that disables failing endpoints and
   let webhooks: WebhooksService;
   let dataSource: DataSource;
 
-  beforeAll(async () => {
-    const config = ConfigModule.forRoot(
+  const config = () =>
+    ConfigModule.forRoot(
       testConfig({ ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`, WEBHOOK_DISABLE_AFTER_FAILURES: '3', WEBHOOK_DISABLE_AFTER_DAYS: '1', PORTAL_BASE_URL: 'https://portal.example.com' }),
     );
-    ({ app, clock } = await createDomainTestContext([config, WebhookAlertsModule]));
+
+  beforeAll(async () => {
+    ({ app, clock } = await createDomainTestContext([config(), WebhookAlertsModule]));
     disabling = app.get(EndpointDisablingService);
     webhooks = app.get(WebhooksService);
     dataSource = app.get(DataSource);
@@ -95,6 +97,19 @@ describe('EndpointDisablingService (the scan that disables failing endpoints and
     const runs = await Promise.all([disabling.disableFailingEndpoints(50), disabling.disableFailingEndpoints(50)]);
     expect(runs.flat().filter((d) => d.reference === account.reference)).toHaveLength(1);
     expect(await dataSource.query(`SELECT 1 FROM events WHERE developer_id = $1 AND name = 'webhook_endpoint.disabled'`, [account.ctx.developerId])).toHaveLength(1);
+    for (const owner of account.owners) expect(await mailsTo(owner)).toHaveLength(1);
+  });
+
+  it('needs no connection but its transaction\'s: with a pool of one connection it disables and mails instead of waiting on itself', async () => {
+    const account = await failingAccount();
+    const onePool = await createDomainTestContext([config(), WebhookAlertsModule], clock, undefined, { size: 1, timeoutMs: 1_000 });
+    try {
+      const disabled = await onePool.app.get(EndpointDisablingService).disableFailingEndpoints(50);
+      expect(disabled.map((d) => d.reference)).toContain(account.reference);
+    } finally {
+      await onePool.app.close();
+    }
+    expect(await statusOf(account.reference)).toBe('disabled');
     for (const owner of account.owners) expect(await mailsTo(owner)).toHaveLength(1);
   });
 });

@@ -36,7 +36,11 @@ export class EndpointDisablingService {
     return inTransaction(this.dataSource, async (m) => {
       const disabled = await this.recovery.disableFailing(m, limit);
       for (const endpoint of disabled) {
-        const [developer, members] = await Promise.all([this.developers.get(endpoint.developerId), this.team.listMembers(endpoint.developerId)]);
+        // Read in the transaction, on its connection. Asking the pool for a second one while this one
+        // holds the endpoints' locks fails when every connection is held that way: none comes free,
+        // and the scan gives up after DATABASE_POOL_TIMEOUT_MS.
+        const developer = await this.developers.get(endpoint.developerId, m);
+        const members = await this.team.listMembers(endpoint.developerId, m);
         const owners = members.filter((member) => member.role === 'owner');
         // An account provisioned without portal people has nobody to mail: the event and the endpoint's status still say it.
         if (owners.length === 0) this.logger.warn(`Webhook endpoint ${endpoint.reference} disabled; its account has no owner to tell`);

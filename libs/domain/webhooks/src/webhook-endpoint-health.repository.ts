@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { WebhookAttemptError } from '@gateway/contracts';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { groupBy } from './group-by';
 
 /** What one logged attempt changes in its endpoint's health. */
@@ -107,9 +107,9 @@ export class WebhookEndpointHealthRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Attempts and successes of these endpoints on `fromDay` (UTC) and after; an endpoint without any is absent. */
-  async windowTotals(endpointIds: string[], fromDay: Date): Promise<Map<string, AttemptWindow>> {
+  async windowTotals(endpointIds: string[], fromDay: Date, manager: EntityManager = this.dataSource.manager): Promise<Map<string, AttemptWindow>> {
     if (endpointIds.length === 0) return new Map();
-    const rows = (await this.dataSource.query(
+    const rows = (await manager.query(
       `SELECT endpoint_id AS "endpointId", sum(attempts)::int AS attempts, sum(succeeded)::int AS succeeded
          FROM webhook_endpoint_attempt_days
         WHERE endpoint_id = ANY ($1::uuid[]) AND day >= $2::date

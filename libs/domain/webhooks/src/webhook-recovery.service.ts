@@ -76,7 +76,7 @@ export class WebhookRecoveryService {
       await this.deliveries.failPendingOfDisabledEndpoint(m, id, now);
       disabledIds.push(id);
     }
-    const views = await this.webhooks.viewsOf(await this.endpoints.findByIds(m, disabledIds));
+    const views = await this.webhooks.viewsOf(await this.endpoints.findByIds(m, disabledIds), m);
     const disabled: DisabledEndpoint[] = [];
     for (const view of views) {
       const { endpoint } = view;

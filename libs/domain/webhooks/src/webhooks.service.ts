@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventName, REQUEST_TRACE_MAX_EVENTS, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
 import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, randomHex, validationError } from '@gateway/platform';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { EventsRepository } from './events.repository';
 import { newEventId } from './events.service';
 import { groupRequestEvents, type RequestEvents } from './request-events';
@@ -91,11 +91,15 @@ export class WebhooksService {
     return { ...page, items: await this.viewsOf(page.items) };
   }
 
-  /** Each endpoint with its attempts over the health window: one read of day counts for all of them. */
-  async viewsOf(endpoints: WebhookEndpointEntity[]): Promise<WebhookEndpointView[]> {
+  /**
+   * Each endpoint with its attempts over the health window: one read of day counts for all of them,
+   * in `manager`'s transaction when given.
+   */
+  async viewsOf(endpoints: WebhookEndpointEntity[], manager?: EntityManager): Promise<WebhookEndpointView[]> {
     const windows = await this.health.windowTotals(
       endpoints.map((endpoint) => endpoint.id),
       healthWindowStart(this.clock.now()),
+      manager,
     );
     return endpoints.map((endpoint) => viewOf(endpoint, windows));
   }
