@@ -69,7 +69,7 @@ describe('payment outcomes in the analytics totals', () => {
     // Half the declined customers pay after all (a late success moves them from failed).
     await Promise.all(declined.slice(0, 4).map((payment) => confirmation.apply(ctx, { ...payment, status: 'failed' }, providerSuccess(payment, { fee: Amount.parse('1.50') }))));
     // Abandonment, as of two days later: the pending ones.
-    const abandoned = await app.get(PaymentsMaintenanceService).abandonUnpaid(ctx, new Date(Date.now() + 48 * 3_600_000));
+    const abandoned = await app.get(PaymentsMaintenanceService).abandonAllUnpaid(ctx, new Date(Date.now() + 48 * 3_600_000));
     expect(abandoned).toBe(unpaid.length);
 
     const recomputed = await dataSource.query(RECOMPUTED, [ctx.developerId, ctx.mode]);

@@ -6,6 +6,9 @@ import { DataSource } from 'typeorm';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentsRepository } from './payments.repository';
 
+/** How many payments one transaction of the abandonment scan takes at most. */
+export const ABANDON_BATCH = 500;
+
 /** Background upkeep of payments, run by the scheduler (and on demand by the sandbox). */
 @Injectable()
 export class PaymentsMaintenanceService {
@@ -21,19 +24,19 @@ export class PaymentsMaintenanceService {
   ) {}
 
   /**
-   * Pending payments not paid within PAYMENT_ABANDON_AFTER_HOURS become `abandoned`. Safe to run
-   * on several schedulers at once (one conditional UPDATE, rows locked in id order); the analytics
-   * totals move in the same transaction (a decline on an open checkout that is abandoned moves
-   * from failed). A customer who still pays later is credited by verify or the provider's callback
-   * (abandoned → success is allowed).
-   * Returns how many payments were abandoned; `ctx` limits the scan to one tenant and `asOf` runs
-   * it as if it were that time (the sandbox).
+   * Pending payments not paid within PAYMENT_ABANDON_AFTER_HOURS become `abandoned`, at most
+   * `limit` of them, oldest first, in one transaction with their analytics totals (a decline on an
+   * open checkout that is abandoned moves from failed). Safe on several schedulers at once: each
+   * takes rows no other transaction holds (see PaymentsRepository.abandonUnpaid). A customer who
+   * still pays later is credited by verify or the provider's callback (abandoned → success is
+   * allowed). Returns how many payments were abandoned: fewer than `limit` once none is left.
+   * `ctx` limits the scan to one tenant and `asOf` runs it as if it were that time (the sandbox).
    */
-  abandonUnpaid(ctx?: DeveloperContext, asOf?: Date): Promise<number> {
+  abandonUnpaid(limit: number, ctx?: DeveloperContext, asOf?: Date): Promise<number> {
     const now = asOf ?? this.clock.now();
     const before = new Date(now.getTime() - this.config.payments.abandonAfterHours * 3_600_000);
     return inTransaction(this.dataSource, async (manager) => {
-      const abandoned = await this.repository.abandonUnpaid(manager, before, now, ctx);
+      const abandoned = await this.repository.abandonUnpaid(manager, before, now, limit, ctx);
       await this.analytics.recordPaymentOutcomes(
         manager,
         abandoned.map((payment) => ({
@@ -48,6 +51,17 @@ export class PaymentsMaintenanceService {
       );
       return abandoned.length;
     });
+  }
+
+  /**
+   * Every unpaid payment due, in batches of ABANDON_BATCH (a transaction each, so a backlog after a
+   * scheduler was down for days never becomes one transaction holding every row's lock). Returns
+   * how many were abandoned.
+   */
+  async abandonAllUnpaid(ctx?: DeveloperContext, asOf?: Date): Promise<number> {
+    let total = 0;
+    for (let abandoned = ABANDON_BATCH; abandoned === ABANDON_BATCH; total += abandoned) abandoned = await this.abandonUnpaid(ABANDON_BATCH, ctx, asOf);
+    return total;
   }
 
   /**

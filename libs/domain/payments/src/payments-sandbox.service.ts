@@ -43,7 +43,7 @@ export class PaymentsSandboxService {
   /** Runs the abandoned-payments scan now for this developer's test payments, optionally as of a later time. */
   async abandonUnpaid(ctx: DeveloperContext, asOf?: Date): Promise<number> {
     requireTestMode(ctx);
-    return this.maintenance.abandonUnpaid(ctx, asOf);
+    return this.maintenance.abandonAllUnpaid(ctx, asOf);
   }
 
   /** Charges this developer's due scheduled test payments now, optionally as of a later time. */

@@ -44,6 +44,15 @@ export interface PaymentSuccessChanges {
   updatedAt: Date;
 }
 
+/**
+ * The payments the abandonment may take, PAYMENT_TRANSITIONS.abandon's sources written out:
+ * pending ones, and declined ones while their checkout is still open (see checkoutIsOpen), since a
+ * declined charge of a saved card is final. It is the predicate of the index payments_unpaid_by_age
+ * (migration IndexUnpaidPaymentsByAge), so the scan reads only these rows, by age; an integration
+ * test checks that the scan still uses the index.
+ */
+export const UNPAID_PAYMENT = `status = 'pending' OR (status = 'failed' AND provider_authorization_url IS NOT NULL)`;
+
 // Hot paths (initialize, GET by reference, verify, the checkout link, callbacks) run prepared
 // statements on the driver: TypeORM's find, query builder and entity hydration cost more CPU per
 // call than the query itself, and a named statement is parsed once per connection (see
@@ -411,22 +420,23 @@ export class PaymentsRepository {
   }
 
   /**
-   * Payments created before `before` and still unpaid — pending, or declined on a checkout the
-   * customer could still pay on — become abandoned; optionally one tenant only. In the caller's
-   * transaction: the rows are locked in id order (concurrent scans never deadlock) and each is
-   * returned with the status it left and when that was recorded.
+   * At most `limit` payments created before `before` and still unpaid (UNPAID_PAYMENT), oldest
+   * first, become abandoned; optionally one tenant only. In the caller's transaction, each returned
+   * with the status it left and when that was recorded. Rows another transaction holds (a verify or
+   * a callback settling the payment, another scheduler's batch) are skipped, not waited for: the
+   * next batch or run takes them if they are still unpaid, so concurrent scans never wait on each
+   * other or deadlock, and a backlog goes in batches of bounded locks.
    */
-  async abandonUnpaid(manager: EntityManager, before: Date, now: Date, ctx?: DeveloperContext): Promise<AbandonedPayment[]> {
+  async abandonUnpaid(manager: EntityManager, before: Date, now: Date, limit: number, ctx?: DeveloperContext): Promise<AbandonedPayment[]> {
     const tenant = ctx ? 'AND developer_id = $5 AND mode = $6' : '';
-    // A declined payment only while its checkout is still open (see checkoutIsOpen); a declined charge of a saved card is final.
     const [rows] = (await manager.query(
       `WITH due AS (
          SELECT id, status, updated_at FROM payments
-          WHERE status = ANY ($3::text[]) AND (status <> 'failed' OR provider_authorization_url IS NOT NULL) AND created_at < $1 ${tenant}
-          ORDER BY id FOR UPDATE)
-       UPDATE payments p SET status = $4, updated_at = $2 FROM due WHERE p.id = due.id
+          WHERE (${UNPAID_PAYMENT}) AND created_at < $1 ${tenant}
+          ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       UPDATE payments p SET status = $3, updated_at = $2 FROM due WHERE p.id = due.id
        RETURNING p.id, p.developer_id, p.mode, p.currency, due.status AS previous_status, due.updated_at AS previous_updated_at`,
-      [before, now, fromStatesOf(PAYMENT_TRANSITIONS, 'abandon'), targetOf(PAYMENT_TRANSITIONS, 'abandon'), ...(ctx ? [ctx.developerId, ctx.mode] : [])],
+      [before, now, targetOf(PAYMENT_TRANSITIONS, 'abandon'), limit, ...(ctx ? [ctx.developerId, ctx.mode] : [])],
     )) as [Array<{ id: string; developer_id: string; mode: Mode; currency: Currency; previous_status: PaymentStatus; previous_updated_at: Date }>, number];
     return rows.map((r) => ({ id: r.id, developerId: r.developer_id, mode: r.mode, currency: r.currency, previousStatus: r.previous_status, previousUpdatedAt: r.previous_updated_at }));
   }

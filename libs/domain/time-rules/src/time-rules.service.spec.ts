@@ -31,7 +31,7 @@ function rulesWith(work: { abandoned?: number; charges?: number; holds?: number;
   };
   const service = new TimeRulesService(
     clocks as TestClocksService,
-    { abandonUnpaid: (ctx: DeveloperContext, asOf: Date) => scans.abandoned.run(Number.MAX_SAFE_INTEGER, ctx, asOf) } as unknown as PaymentsMaintenanceService,
+    { abandonUnpaid: scans.abandoned.run } as unknown as PaymentsMaintenanceService,
     { chargeDue: scans.charges.run } as unknown as PaymentChargesService,
     { expireHolds: (asOf: Date, ctx: DeveloperContext) => scans.holds.run(Number.MAX_SAFE_INTEGER, ctx, asOf) } as unknown as PaymentIntentsUpkeepService,
     { expireOverdue: scans.disputes.run } as unknown as DisputesService,

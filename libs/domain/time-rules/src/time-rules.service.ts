@@ -49,8 +49,7 @@ export class TimeRulesService {
     invoices: InvoiceOverdueService,
   ) {
     this.rules = [
-      // One UPDATE abandons every due payment: a second call finds none, so the loop stops.
-      { name: 'abandoned_payments', run: (_limit, ctx, asOf) => maintenance.abandonUnpaid(ctx, asOf) },
+      { name: 'abandoned_payments', run: (limit, ctx, asOf) => maintenance.abandonUnpaid(limit, ctx, asOf) },
       { name: 'scheduled_charges', run: (limit, ctx, asOf) => charges.chargeDue(limit, ctx, asOf) },
       { name: 'payment_intent_expiry', run: (_limit, ctx, asOf) => holds.expireHolds(asOf, ctx) },
       { name: 'dispute_expiry', run: (limit, ctx, asOf) => disputes.expireOverdue(limit, ctx, asOf) },

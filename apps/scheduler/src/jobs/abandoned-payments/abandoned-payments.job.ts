@@ -5,7 +5,8 @@ import { ScanRunner } from '@gateway/platform';
 
 /**
  * Every five minutes, pending payments not paid within PAYMENT_ABANDON_AFTER_HOURS (24 by default)
- * become `abandoned`. One conditional UPDATE, so several schedulers may run it at once.
+ * become `abandoned`, in batches of bounded size; each batch skips rows another transaction holds,
+ * so several schedulers may run it at once.
  */
 @Injectable()
 export class AbandonedPaymentsJob {
@@ -18,7 +19,7 @@ export class AbandonedPaymentsJob {
   @Cron('0 */5 * * * *', { name: 'abandoned-payments' })
   async run(): Promise<number> {
     return this.scan.run(async () => {
-      const abandoned = await this.maintenance.abandonUnpaid();
+      const abandoned = await this.maintenance.abandonAllUnpaid();
       if (abandoned > 0) this.logger.log(`Marked ${abandoned} unpaid payments abandoned`);
       return abandoned;
     });
