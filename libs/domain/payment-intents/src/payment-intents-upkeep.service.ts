@@ -37,10 +37,13 @@ export class PaymentIntentsUpkeepService {
    * Holds past their 7 days, and authorization links past their hours (`requires_action` the
    * customer never used), become `expired`; then every release still owed (of expired or
    * canceled intents, this run's or an earlier one's that failed or was cut short) is retried.
-   * Returns how many intents expired.
+   * Returns how many intents expired. They expire UPKEEP_BATCH a statement, so a backlog never
+   * becomes one statement locking every due intent.
    */
   async expireHolds(asOf?: Date, ctx?: DeveloperContext): Promise<number> {
-    const expired = await this.repository.expire(asOf ?? this.clock.now(), ctx);
+    const now = asOf ?? this.clock.now();
+    let expired = 0;
+    for (let batch = UPKEEP_BATCH; batch === UPKEEP_BATCH; expired += batch) batch = await this.repository.expire(now, UPKEEP_BATCH, ctx);
     for (const intent of await this.repository.findReleasesOwed(UPKEEP_BATCH, ctx)) await this.settlement.release(intent);
     return expired;
   }

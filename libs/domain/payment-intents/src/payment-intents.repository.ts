@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type DeveloperContext, fromStatesOf, targetOf } from '@gateway/platform';
+import { type DeveloperContext, fromStatesOf, statusLiterals, targetOf } from '@gateway/platform';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { PaymentIntentEntity } from './payment-intent.entity';
@@ -15,6 +15,11 @@ const UNCONFIRMED = fromStatesOf(INTENT_TRANSITIONS, 'placeHold');
 const AWAITING_ACTION = targetOf(INTENT_TRANSITIONS, 'openCheckout');
 /** An intent whose capture was claimed and is being asked of the provider. */
 const CAPTURING = targetOf(INTENT_TRANSITIONS, 'claimCapture');
+/**
+ * The statuses that lapse at expires_at, as literals: the predicate of the index
+ * payment_intents_lapsing (migration IndexDueScans), which the expiry scan then reads by time.
+ */
+export const LAPSING = statusLiterals(fromStatesOf(INTENT_TRANSITIONS, 'expire'));
 /** Intents whose hold must be released at the provider: canceled (by the merchant or the upkeep) or expired. */
 const RELEASED_STATUSES = [...new Set([targetOf(INTENT_TRANSITIONS, 'cancel'), targetOf(INTENT_TRANSITIONS, 'abandonHold'), targetOf(INTENT_TRANSITIONS, 'expire')])];
 
@@ -120,15 +125,21 @@ export class PaymentIntentsRepository {
     await manager.update(PaymentIntentEntity, { id }, { paymentId, updatedAt: now });
   }
 
-  /** Holds whose expiry has come become `expired`; returns how many. */
-  async expire(now: Date, ctx?: DeveloperContext): Promise<number> {
-    const query = this.intents
-      .createQueryBuilder()
-      .update(PaymentIntentEntity)
-      .set({ status: targetOf(INTENT_TRANSITIONS, 'expire'), updatedAt: now })
-      .where('status IN (:...from) AND expires_at <= :now', { from: fromStatesOf(INTENT_TRANSITIONS, 'expire'), now });
-    if (ctx) query.andWhere('developer_id = :developerId AND mode = :mode', ctx);
-    return (await query.execute()).affected ?? 0;
+  /**
+   * Up to `limit` intents whose expiry has come become `expired`, the longest lapsed first; returns
+   * how many. SKIP LOCKED: an intent a request is capturing or canceling is left to it (the next
+   * run takes it if it is still due), and concurrent scans take disjoint rows.
+   */
+  async expire(now: Date, limit: number, ctx?: DeveloperContext): Promise<number> {
+    const tenant = ctx ? 'AND developer_id = $4 AND mode = $5' : '';
+    const [expired] = (await this.intents.query(
+      `UPDATE payment_intents SET status = $1, updated_at = $2
+        WHERE id IN (SELECT id FROM payment_intents WHERE status IN (${LAPSING}) AND expires_at <= $2 ${tenant}
+                      ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [targetOf(INTENT_TRANSITIONS, 'expire'), now, limit, ...(ctx ? [ctx.developerId, ctx.mode] : [])],
+    )) as [Array<{ id: string }>, number];
+    return expired.length;
   }
 
   /** Up to `limit` unconfirmed creates older than `createdBefore` become `canceled` (SKIP LOCKED: concurrent scans take disjoint rows). */

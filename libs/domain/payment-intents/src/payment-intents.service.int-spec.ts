@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PaymentIntentsModule } from './payment-intents.module';
 import { PaymentIntentsService } from './payment-intents.service';
+import { PaymentIntentSettlementService } from './payment-intent-settlement.service';
 import { PaymentIntentsUpkeepService } from './payment-intents-upkeep.service';
+import { LAPSING } from './payment-intents.repository';
 
 /**
  * Holds on a real PostgreSQL, the provider stood in for by a small in-memory one that places,
@@ -118,5 +120,44 @@ describe('PaymentIntentsService (hold, capture, cancel)', () => {
     await upkeep.expireHolds(undefined, ctx);
     expect((await intents.get(ctx, intent.reference)).releasedAt).not.toBeNull();
     expect(holds.get(intent.reference)?.status).toBe('released');
+  });
+
+  it('expires lapsed holds 100 a statement, skipping one a request holds until the next run', async () => {
+    const { ctx, email } = await customerWithSavedCard();
+    const references: string[] = [];
+    for (let i = 0; i < 102; i += 6) references.push(...(await Promise.all(Array.from({ length: 6 }, () => intents.create(ctx, { amount: 500, email })))).map((intent) => intent.reference));
+    // Releases change the expired rows again; left out, each row keeps the id of the statement that expired it (xmin).
+    jest.spyOn(app.get(PaymentIntentSettlementService), 'release').mockResolvedValue(true);
+    await dataSource.query(`UPDATE payment_intents SET expires_at = now() - interval '1 hour' WHERE reference = ANY ($1)`, [references]);
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      // A capture or a cancel holding the row: the scan goes past it instead of waiting.
+      await runner.query(`SELECT 1 FROM payment_intents WHERE reference = $1 FOR UPDATE`, [references[0]]);
+      expect(await upkeep.expireHolds(undefined, ctx)).toBe(101);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    const statements = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM payment_intents WHERE reference = ANY ($1) AND status = 'expired' GROUP BY xmin::text ORDER BY 1 DESC`,
+      [references],
+    )) as Array<{ n: number }>;
+    expect(statements.map((row) => row.n)).toEqual([100, 1]);
+    expect(await upkeep.expireHolds(undefined, ctx)).toBe(1);
+    expect((await intents.get(ctx, references[0])).status).toBe('expired');
+  });
+
+  it('the expiry scan reads the lapsing holds\' own index, whose predicate is the transition\'s sources', async () => {
+    const plan = await dataSource.transaction(async (m) => {
+      // Leave the planner no other way: if the predicate no longer matched the index's, it could not use it at all.
+      await m.query(`SET LOCAL enable_seqscan = off`);
+      await m.query(`SET LOCAL enable_bitmapscan = off`);
+      const rows = (await m.query(`EXPLAIN SELECT id FROM payment_intents WHERE status IN (${LAPSING}) AND expires_at <= $1 ORDER BY expires_at LIMIT 100`, [new Date()])) as Array<{
+        'QUERY PLAN': string;
+      }>;
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('Index Scan using payment_intents_lapsing on payment_intents');
   });
 });

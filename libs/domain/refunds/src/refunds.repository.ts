@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Mode, RefundStatus } from '@gateway/contracts';
-import { type DeveloperContext, fromStatesOf, newestFirst, type Page, targetOf } from '@gateway/platform';
+import { type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
 import { type EntityManager, IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { RefundEntity } from './refund.entity';
 import { REFUND_TRANSITIONS, type RefundTransition } from './refund-status';
 
-/** Refunds still awaiting the provider's word: the statuses a settlement starts from. */
-const UNSETTLED = fromStatesOf(REFUND_TRANSITIONS, 'process');
+/**
+ * Refunds still awaiting the provider's word: the statuses a settlement starts from, as literals,
+ * the predicate of the index refunds_pending_by_update (migration IndexDueScans), which the
+ * resubmission's claim then reads by age.
+ */
+export const UNSETTLED = statusLiterals(fromStatesOf(REFUND_TRANSITIONS, 'process'));
 
 export interface RefundListFilter {
   limit: number;
@@ -71,10 +75,10 @@ export class RefundsRepository {
   async claimStalePending(now: Date, staleBefore: Date, limit: number): Promise<string[]> {
     const [claimed] = (await this.refunds.query(
       `UPDATE refunds SET updated_at = $1
-        WHERE id IN (SELECT id FROM refunds WHERE status = ANY ($4::text[]) AND updated_at < $2
+        WHERE id IN (SELECT id FROM refunds WHERE status IN (${UNSETTLED}) AND updated_at < $2
                       ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id`,
-      [now, staleBefore, limit, UNSETTLED],
+      [now, staleBefore, limit],
     )) as [Array<{ id: string }>, number];
     return claimed.map((row) => row.id);
   }

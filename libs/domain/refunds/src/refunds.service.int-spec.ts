@@ -11,6 +11,7 @@ import { createDomainTestContext, testConfig, waitFor } from '@gateway/platform/
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { RefundsModule } from './refunds.module';
+import { UNSETTLED } from './refunds.repository';
 import { RefundsService } from './refunds.service';
 
 /**
@@ -215,5 +216,21 @@ describe('RefundsService (amounts and concurrency)', () => {
     expect(await refunds.resubmitUnaccepted()).toBe(1);
     expect((await refunds.get(ctx, made.reference)).status).toBe('processed');
     expect(refund).toHaveBeenCalledTimes(1);
+  });
+
+  it("the resubmission's claim and its lookup of a payment's refunds read indexes, not the whole table", async () => {
+    const planOf = (sql: string, params: unknown[]) =>
+      dataSource.transaction(async (m) => {
+        // Leave the planner no other way: if no index matched the query, it could not use one at all.
+        await m.query(`SET LOCAL enable_seqscan = off`);
+        await m.query(`SET LOCAL enable_bitmapscan = off`);
+        return ((await m.query(`EXPLAIN ${sql}`, params)) as Array<{ 'QUERY PLAN': string }>).map((row) => row['QUERY PLAN']).join('\n');
+      });
+    expect(await planOf(`SELECT id FROM refunds WHERE status IN (${UNSETTLED}) AND updated_at < $1 ORDER BY updated_at LIMIT 50`, [new Date()])).toContain(
+      'Index Scan using refunds_pending_by_update on refunds',
+    );
+    expect(await planOf(`SELECT id FROM refunds WHERE mode = 'test' AND payment_reference = $1 ORDER BY created_at LIMIT 100`, ['PAY-x'])).toContain(
+      'Index Scan using refunds_of_payment_reference on refunds',
+    );
   });
 });

@@ -1,0 +1,57 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Indexes for two of the scheduler's scans and one lookup they make, each of which read its whole
+ * table because no index matched its query (docs/benchmarks.md, "The scheduler's other scans"):
+ * - the expiry of payment intents (every five minutes) takes holds and unused authorization links,
+ *   `requires_capture` and `requires_action`, past `expires_at`; the old index held the first only;
+ * - the refund resubmission (every minute) claims every pending refund untouched for a while,
+ *   accepted by the provider or not; the old index held the unaccepted ones only;
+ * - each refund it claims is matched with the provider's list through its payment's refunds, found
+ *   by the payment's reference, which no index led with (the listing's leads with the merchant).
+ * Each new partial index's predicate is its scan's (the repositories write the statuses as
+ * literals); the two indexes they replace served nothing else and go.
+ *
+ * Online, so it runs outside a transaction: built CONCURRENTLY, writes go on meanwhile. Every step
+ * can run again, so a migration interrupted half-way is finished by the next start.
+ */
+const INDEXES = [
+  {
+    name: 'payment_intents_lapsing',
+    definition: `payment_intents (expires_at) WHERE status IN ('requires_capture', 'requires_action')`,
+    replaces: { name: 'payment_intents_expiring', definition: `payment_intents (expires_at) WHERE status = 'requires_capture'` },
+  },
+  {
+    name: 'refunds_pending_by_update',
+    definition: `refunds (updated_at) WHERE status = 'pending'`,
+    replaces: { name: 'refunds_unaccepted', definition: `refunds (updated_at) WHERE status = 'pending' AND provider_refund_id IS NULL` },
+  },
+  { name: 'refunds_of_payment_reference', definition: `refunds (payment_reference, created_at)` },
+];
+
+export class IndexDueScans1764003750000 implements MigrationInterface {
+  name = 'IndexDueScans1764003750000';
+  // CREATE INDEX CONCURRENTLY cannot run in a transaction.
+  transaction = false;
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const { name, definition, replaces } of INDEXES) {
+      await createConcurrently(q, name, definition);
+      if (replaces) await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${replaces.name}`);
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const { name, replaces } of [...INDEXES].reverse()) {
+      if (replaces) await createConcurrently(q, replaces.name, replaces.definition);
+      await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+    }
+  }
+}
+
+/** Builds the index without blocking writes; a build that failed before left an invalid one behind, built again. */
+async function createConcurrently(q: QueryRunner, name: string, definition: string): Promise<void> {
+  const invalid: unknown[] = await q.query(`SELECT 1 FROM pg_index WHERE indexrelid = to_regclass($1) AND NOT indisvalid`, [name]);
+  if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${name}`);
+  await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
+}
