@@ -48,7 +48,7 @@ export interface PaymentSuccessChanges {
  * The payments the abandonment may take, PAYMENT_TRANSITIONS.abandon's sources written out:
  * pending ones, and declined ones while their checkout is still open (see checkoutIsOpen), since a
  * declined charge of a saved card is final. It is the predicate of the index payments_unpaid_by_age
- * (migration IndexUnpaidPaymentsByAge), so the scan reads only these rows, by age; an integration
+ * (migration IndexDueScans), so the scan reads only these rows, by age; an integration
  * test checks that the scan still uses the index.
  */
 export const UNPAID_PAYMENT = `status = 'pending' OR (status = 'failed' AND provider_authorization_url IS NOT NULL)`;

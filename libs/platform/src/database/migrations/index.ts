@@ -45,7 +45,6 @@ import { AddPaymentReconciliation1764003350000 } from './1764003350000-AddPaymen
 import { IndexWalletEntriesByTime1764003450000 } from './1764003450000-IndexWalletEntriesByTime';
 import { DrainWebhookDeliveryJobs1764003500000 } from './1764003500000-DrainWebhookDeliveryJobs';
 import { ReferenceParentsWithinTheTenant1764003600000 } from './1764003600000-ReferenceParentsWithinTheTenant';
-import { IndexUnpaidPaymentsByAge1764003700000 } from './1764003700000-IndexUnpaidPaymentsByAge';
 import { IndexDueScans1764003750000 } from './1764003750000-IndexDueScans';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
@@ -97,6 +96,5 @@ export const MIGRATIONS = [
   IndexWalletEntriesByTime1764003450000,
   DrainWebhookDeliveryJobs1764003500000,
   ReferenceParentsWithinTheTenant1764003600000,
-  IndexUnpaidPaymentsByAge1764003700000,
   IndexDueScans1764003750000,
 ];
