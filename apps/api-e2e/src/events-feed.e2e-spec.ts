@@ -131,6 +131,8 @@ describe('event feed (GET /api/v1/events) and request-log tail (GET /api/v1/requ
       expect(none.body.data).toEqual([]);
       const some = await feed(merchant, { after: start, type: 'payment.success,customer.created' });
       expect((some.body.data as FeedEvent[]).map((e) => e.event)).toEqual(['customer.created']);
+      const twice = await feed(merchant, { after: start, type: 'customer.created,customer.created' });
+      expect((twice.body.data as FeedEvent[]).map((e) => e.event)).toEqual(['customer.created']);
       // The filtered read's cursor is past the customer event: reading on unfiltered does not repeat it.
       expect((await feed(merchant, { after: none.body.meta.next_cursor })).body.data).toEqual([]);
     });

@@ -60,6 +60,13 @@ export interface FeedStatement {
   table: string;
   /** The caller's conditions (tenant first, so the feed index applies), already bound. */
   where: string[];
+  /**
+   * Only rows whose `column` is one of `values` (a bound text array, no duplicates), each value's
+   * rows read from its own index range (tenant columns…, column, feed_txid, feed_seq) and merged:
+   * a page reads at most a page of each value, where a filter on the feed index reads every row
+   * after the position until the page fills (the whole account, when the values are rare).
+   */
+  oneOf?: { column: string; values: string };
 }
 
 /**
@@ -74,16 +81,24 @@ export function feedReadSql(statement: FeedStatement, after: FeedPosition, limit
     `(feed_txid, feed_seq) > (${bind(after.txid.toString())}::xid8, ${bind(after.seq.toString())}::bigint)`,
     'feed_txid < horizon.xmin',
   ];
+  const { table, oneOf } = statement;
+  const pageSize = bind(limit + 1);
+  const ordered = `ORDER BY ${table}.feed_txid, ${table}.feed_seq LIMIT ${pageSize}`;
+  // The table's name stays the rows' qualifier either way (the text positions' aliases shadow the columns).
+  const rows = oneOf
+    ? `unnest(${oneOf.values}::text[]) AS wanted(value)
+         CROSS JOIN LATERAL (
+           SELECT * FROM ${table} WHERE ${[...where, `${oneOf.column} = wanted.value`].join(' AND ')} ${ordered}
+         ) ${table}`
+    : `${table} WHERE ${where.join(' AND ')}`;
   return `
     WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
     SELECT horizon.xmin::text AS feed_horizon, page.*
       FROM horizon
       LEFT JOIN LATERAL (
-        SELECT ${statement.columns}, feed_txid::text AS feed_txid, feed_seq::text AS feed_seq
-          FROM ${statement.table}
-         WHERE ${where.join(' AND ')}
-         ORDER BY ${statement.table}.feed_txid, ${statement.table}.feed_seq
-         LIMIT ${bind(limit + 1)}
+        SELECT ${statement.columns}, ${table}.feed_txid::text AS feed_txid, ${table}.feed_seq::text AS feed_seq
+          FROM ${rows}
+         ${ordered}
       ) page ON true`;
 }
 

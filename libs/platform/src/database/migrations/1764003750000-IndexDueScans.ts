@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently } from './online-index';
 
 /**
  * Indexes for three of the scheduler's scans and one lookup they make, each of which read its whole
@@ -46,22 +47,15 @@ export class IndexDueScans1764003750000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const { name, definition, replaces } of INDEXES) {
-      await createConcurrently(q, name, definition);
+      await createIndexConcurrently(q, name, definition);
       if (replaces) await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${replaces.name}`);
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const { name, replaces } of [...INDEXES].reverse()) {
-      if (replaces) await createConcurrently(q, replaces.name, replaces.definition);
+      if (replaces) await createIndexConcurrently(q, replaces.name, replaces.definition);
       await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
     }
   }
-}
-
-/** Builds the index without blocking writes; a build that failed before left an invalid one behind, built again. */
-async function createConcurrently(q: QueryRunner, name: string, definition: string): Promise<void> {
-  const invalid: unknown[] = await q.query(`SELECT 1 FROM pg_index WHERE indexrelid = to_regclass($1) AND NOT indisvalid`, [name]);
-  if (invalid.length > 0) await q.query(`DROP INDEX CONCURRENTLY ${name}`);
-  await q.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
 }
