@@ -15,7 +15,9 @@ import { benchGatewayEnv } from './bench-support';
 /**
  * Every filter of the big lists on ONE account of BENCH_ROWS rows per list (default 10,000,000):
  * payments, customers, refunds, wallet ledger entries, request logs (partitioned by week), webhook
- * delivery attempts and transfers, seeded with INSERT … SELECT generate_series (mostly NGN, USD
+ * delivery attempts, transfers, the event feed, disputes, virtual accounts, subscriptions, invoices,
+ * settlements, transfer recipients and subscription plans (parents — customers, payments, plans — only as
+ * those lists need them), seeded with INSERT … SELECT generate_series (mostly NGN, USD
  * absent, statuses mixed, spread over a year; request logs over 90 days) with each table's indexes
  * built after its rows (loadThenIndex), then VACUUM ANALYZE. Each filter — first page, matching
  * none, few, many, and a page 5,000 rows deep — is timed over HTTP against the
@@ -31,7 +33,10 @@ import { benchGatewayEnv } from './bench-support';
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const LISTS = process.env.BENCH_LISTS?.split(',') ?? ['payments', 'customers', 'refunds', 'ledger', 'request-logs', 'deliveries', 'transfers'];
+const LISTS = process.env.BENCH_LISTS?.split(',') ?? [
+  'payments', 'customers', 'refunds', 'ledger', 'request-logs', 'deliveries', 'transfers', 'events',
+  'disputes', 'virtual-accounts', 'subscriptions', 'invoices', 'settlements', 'recipients', 'plans',
+];
 /** Only the cases whose filter contains this text (e.g. `status`), when set. */
 const CASES = process.env.BENCH_CASES;
 /** More flags for the API's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
@@ -47,12 +52,17 @@ const SPREAD_SECONDS = (365 * 86_400) / ROWS;
 const REQUEST_LOG_DAYS = 90;
 const ENDPOINT_REFERENCE = 'WHE_bench';
 /** What the benchmark's API key may read. */
-const SCOPES = ['payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read', 'transfers:read'];
+const SCOPES = [
+  'payments:read', 'customers:read', 'refunds:read', 'wallet:read', 'webhooks:read', 'transfers:read', 'events:read',
+  'disputes:read', 'virtual_accounts:read', 'subscriptions:read', 'invoices:read',
+];
+/** Paths read with the live key: transfers and their recipients (live only), settlements (a table of live rows only). */
+const LIVE_PATHS = ['/api/v1/transfers', '/api/v1/wallet/settlements'];
 
 interface Account {
   developerId: string;
   key: string;
-  /** Transfers are live mode only (a test key gets 403 `live_mode_required`). */
+  /** Transfers and recipients are live mode only (a test key gets 403 `live_mode_required`); settlements too (a test key lists none). */
   liveKey: string;
 }
 
@@ -62,6 +72,8 @@ interface Case {
   path: string;
   /** Follow the cursor this many rows deep first, then time that page. */
   deep?: boolean;
+  /** The query parameter that continues a page: `cursor` for lists, `after` for the event feed. */
+  continueWith?: 'after';
 }
 
 async function main(): Promise<void> {
@@ -81,7 +93,7 @@ async function main(): Promise<void> {
     const results: Array<Case & { median: number; p95: number; rows: number }> = [];
     const headersFor = (path: string) => {
       if (path.startsWith('/api/portal/')) return portalCookie;
-      return { authorization: `Bearer ${path.startsWith('/api/v1/transfers') ? account.liveKey : account.key}` };
+      return { authorization: `Bearer ${LIVE_PATHS.some((live) => path.startsWith(live)) ? account.liveKey : account.key}` };
     };
     const chosen = cases().filter((c) => LISTS.includes(c.list) && (!CASES || c.filter.includes(CASES)));
     // A new process compiles its hot code over its first requests: without this, the first case
@@ -91,7 +103,7 @@ async function main(): Promise<void> {
     }
     for (const item of chosen) {
       const headers = headersFor(item.path);
-      const path = item.deep ? await deepPath(baseUrl, item.path, headers) : item.path;
+      const path = item.deep ? await deepPath(baseUrl, item.path, headers, item.continueWith) : item.path;
       const timed = await measure(baseUrl, path, headers);
       results.push({ ...item, ...timed });
       log(`${item.list} ${item.filter}: median ${timed.median.toFixed(1)} ms, p95 ${timed.p95.toFixed(1)} ms (${timed.rows} rows)`);
@@ -113,6 +125,8 @@ async function main(): Promise<void> {
 /** The requests measured: each list unfiltered, then each filter matching none, few and many rows. */
 function cases(): Case[] {
   const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+  /** A calendar date (YYYY-MM-DD, UTC), for the invoices' due dates. */
+  const date = (daysAgo: number) => day(daysAgo).slice(0, 10);
   const logs = `/api/v1/webhooks/${ENDPOINT_REFERENCE}/logs`;
   return [
     { list: 'payments', filter: 'first page', path: '/api/v1/payments' },
@@ -171,6 +185,78 @@ function cases(): Case[] {
     { list: 'deliveries', filter: 'endpoint attempts, first page', path: logs },
     { list: 'deliveries', filter: `endpoint attempts, ${DEEP_ROWS} rows deep`, path: logs, deep: true },
     { list: 'deliveries', filter: 'failed attempts of the account (few)', path: '/api/portal/webhooks/deliveries/failed' },
+    { list: 'events', filter: 'from the start', path: '/api/v1/events' },
+    { list: 'events', filter: `${DEEP_ROWS} events in`, path: '/api/v1/events', deep: true, continueWith: 'after' },
+    { list: 'events', filter: 'after=now (caught up)', path: '/api/v1/events?after=now' },
+    { list: 'events', filter: 'type=transfer.failed (none), from the start', path: '/api/v1/events?type=transfer.failed' },
+    { list: 'events', filter: 'type=refund.completed (few), from the start', path: '/api/v1/events?type=refund.completed' },
+    { list: 'events', filter: 'type=payment.success (many), from the start', path: '/api/v1/events?type=payment.success' },
+    { list: 'events', filter: 'type=transfer.failed,refund.completed,customer.created (none, few, some)', path: '/api/v1/events?type=transfer.failed,refund.completed,customer.created' },
+    { list: 'events', filter: `type=refund.completed,payment.success, ${DEEP_ROWS} events in`, path: '/api/v1/events?type=refund.completed,payment.success', deep: true, continueWith: 'after' },
+    { list: 'disputes', filter: 'first page', path: '/api/v1/disputes' },
+    { list: 'disputes', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/disputes', deep: true },
+    { list: 'disputes', filter: 'status=under_review (none)', path: '/api/v1/disputes?status=under_review' },
+    { list: 'disputes', filter: 'status=open (few)', path: '/api/v1/disputes?status=open' },
+    { list: 'disputes', filter: 'status=won (some)', path: '/api/v1/disputes?status=won' },
+    { list: 'disputes', filter: 'status=lost (many)', path: '/api/v1/disputes?status=lost' },
+    { list: 'virtual-accounts', filter: 'first page', path: '/api/v1/virtual-accounts' },
+    { list: 'virtual-accounts', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/virtual-accounts', deep: true },
+    { list: 'virtual-accounts', filter: 'status=inactive (few)', path: '/api/v1/virtual-accounts?status=inactive' },
+    { list: 'virtual-accounts', filter: 'status=active (many)', path: '/api/v1/virtual-accounts?status=active' },
+    { list: 'virtual-accounts', filter: 'customer (none)', path: '/api/v1/virtual-accounts?customer=CUS_bench_none' },
+    { list: 'virtual-accounts', filter: 'customer (one)', path: '/api/v1/virtual-accounts?customer=CUS_bench_7' },
+    { list: 'virtual-accounts', filter: 'customer (few: one active, two replaced)', path: '/api/v1/virtual-accounts?customer=CUS_bench_few' },
+    { list: 'virtual-accounts', filter: 'status=inactive&customer (none)', path: '/api/v1/virtual-accounts?status=inactive&customer=CUS_bench_7' },
+    { list: 'subscriptions', filter: 'first page', path: '/api/v1/subscriptions' },
+    { list: 'subscriptions', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/subscriptions', deep: true },
+    { list: 'subscriptions', filter: 'status=trialing (none)', path: '/api/v1/subscriptions?status=trialing' },
+    { list: 'subscriptions', filter: 'status=paused (few)', path: '/api/v1/subscriptions?status=paused' },
+    { list: 'subscriptions', filter: 'status=active (many)', path: '/api/v1/subscriptions?status=active' },
+    { list: 'subscriptions', filter: 'plan (none)', path: '/api/v1/subscriptions?plan=PLN_bench_none' },
+    { list: 'subscriptions', filter: 'plan (few)', path: '/api/v1/subscriptions?plan=PLN_bench_few' },
+    { list: 'subscriptions', filter: 'plan (many)', path: '/api/v1/subscriptions?plan=PLN_bench_many' },
+    { list: 'subscriptions', filter: 'customer (none)', path: '/api/v1/subscriptions?customer=CUS_bench_none' },
+    { list: 'subscriptions', filter: 'customer (few)', path: '/api/v1/subscriptions?customer=CUS_bench_few' },
+    { list: 'subscriptions', filter: 'customer (many)', path: '/api/v1/subscriptions?customer=CUS_bench_1' },
+    { list: 'subscriptions', filter: 'status=paused&plan (none)', path: '/api/v1/subscriptions?status=paused&plan=PLN_bench_few' },
+    { list: 'invoices', filter: 'first page', path: '/api/v1/invoices' },
+    { list: 'invoices', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/invoices', deep: true },
+    { list: 'invoices', filter: 'status=cancelled (none)', path: '/api/v1/invoices?status=cancelled' },
+    { list: 'invoices', filter: 'status=partially_paid (few)', path: '/api/v1/invoices?status=partially_paid' },
+    { list: 'invoices', filter: 'status=overdue (some)', path: '/api/v1/invoices?status=overdue' },
+    { list: 'invoices', filter: 'status=paid (many)', path: '/api/v1/invoices?status=paid' },
+    { list: 'invoices', filter: 'customer (none)', path: '/api/v1/invoices?customer=CUS_bench_none' },
+    { list: 'invoices', filter: 'customer (few)', path: '/api/v1/invoices?customer=CUS_bench_few' },
+    { list: 'invoices', filter: 'customer (many)', path: '/api/v1/invoices?customer=CUS_bench_1' },
+    { list: 'invoices', filter: 'due_from, three years ahead (none)', path: `/api/v1/invoices?due_from=${date(-3 * 365)}` },
+    { list: 'invoices', filter: 'due_from/due_to, one day 300 days ago', path: `/api/v1/invoices?due_from=${date(300)}&due_to=${date(300)}` },
+    { list: 'invoices', filter: 'due_to, the oldest week', path: `/api/v1/invoices?due_to=${date(330)}` },
+    { list: 'invoices', filter: 'due_from, a year ago (all)', path: `/api/v1/invoices?due_from=${date(365)}` },
+    { list: 'invoices', filter: 'status=overdue&due_from, next month (none)', path: `/api/v1/invoices?status=overdue&due_from=${date(-30)}` },
+    { list: 'settlements', filter: 'first page', path: '/api/v1/wallet/settlements' },
+    { list: 'settlements', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/wallet/settlements', deep: true },
+    { list: 'settlements', filter: 'status=pending_approval (none)', path: '/api/v1/wallet/settlements?status=pending_approval' },
+    { list: 'settlements', filter: 'status=processing (few)', path: '/api/v1/wallet/settlements?status=processing' },
+    { list: 'settlements', filter: 'status=completed (many)', path: '/api/v1/wallet/settlements?status=completed' },
+    { list: 'settlements', filter: 'currency=USD (none)', path: '/api/v1/wallet/settlements?currency=USD' },
+    { list: 'settlements', filter: 'currency=KES (few)', path: '/api/v1/wallet/settlements?currency=KES' },
+    { list: 'settlements', filter: 'currency=NGN (many)', path: '/api/v1/wallet/settlements?currency=NGN' },
+    { list: 'settlements', filter: 'from/to, a day a year ago', path: `/api/v1/wallet/settlements?from=${day(360)}&to=${day(359)}` },
+    { list: 'settlements', filter: 'from/to, before the first (none)', path: `/api/v1/wallet/settlements?from=${day(500)}&to=${day(400)}` },
+    { list: 'settlements', filter: 'from, the last day', path: `/api/v1/wallet/settlements?from=${day(1)}` },
+    { list: 'settlements', filter: 'to, the oldest day', path: `/api/v1/wallet/settlements?to=${day(364)}` },
+    { list: 'recipients', filter: 'first page', path: '/api/v1/transfers/recipients' },
+    { list: 'recipients', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/transfers/recipients', deep: true },
+    { list: 'plans', filter: 'first page', path: '/api/v1/subscriptions/plans' },
+    { list: 'plans', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/subscriptions/plans', deep: true },
+    { list: 'plans', filter: 'active=false (few)', path: '/api/v1/subscriptions/plans?active=false' },
+    { list: 'plans', filter: 'active=true (many)', path: '/api/v1/subscriptions/plans?active=true' },
+    { list: 'plans', filter: 'interval=daily (none)', path: '/api/v1/subscriptions/plans?interval=daily' },
+    { list: 'plans', filter: 'interval=weekly (few)', path: '/api/v1/subscriptions/plans?interval=weekly' },
+    { list: 'plans', filter: 'interval=monthly (many)', path: '/api/v1/subscriptions/plans?interval=monthly' },
+    { list: 'plans', filter: 'currency=USD (none)', path: '/api/v1/subscriptions/plans?currency=USD' },
+    { list: 'plans', filter: 'currency=KES (few)', path: '/api/v1/subscriptions/plans?currency=KES' },
+    { list: 'plans', filter: 'currency=NGN (many)', path: '/api/v1/subscriptions/plans?currency=NGN' },
   ];
 }
 
@@ -194,7 +280,8 @@ async function seed(db: Client, env: Record<string, string>): Promise<Account> {
   }
   const started = performance.now();
   const params = [developerId, SPREAD_SECONDS];
-  if (LISTS.some((l) => ['payments', 'customers', 'refunds'].includes(l))) {
+  // Customer g is the customer of row g of the lists below (payments, virtual accounts, subscriptions, invoices).
+  if (LISTS.some((l) => ['payments', 'customers', 'refunds', 'disputes', 'virtual-accounts', 'subscriptions', 'invoices'].includes(l))) {
     await timed('customers', () =>
       loadThenIndex(db, 'customers', async () => {
         await chunked(db, CUSTOMERS_SQL, params);
@@ -207,7 +294,7 @@ async function seed(db: Client, env: Record<string, string>): Promise<Account> {
       }),
     );
   }
-  if (LISTS.some((l) => ['payments', 'refunds'].includes(l))) await timed('payments', () => loadThenIndex(db, 'payments', () => chunked(db, PAYMENTS_SQL, params)));
+  if (LISTS.some((l) => ['payments', 'refunds', 'disputes'].includes(l))) await timed('payments', () => loadThenIndex(db, 'payments', () => chunked(db, PAYMENTS_SQL, params)));
   if (LISTS.includes('refunds')) await timed('refunds', () => loadThenIndex(db, 'refunds', () => chunked(db, REFUNDS_SQL, params)));
   if (LISTS.includes('ledger')) await timed('ledger entries', () => loadThenIndex(db, 'ledger_entries', () => seedLedger(db, developerId)));
   if (LISTS.includes('request-logs')) await timed('request logs', () => loadThenIndex(db, 'request_logs', () => seedRequestLogs(db, developerId)));
@@ -217,6 +304,15 @@ async function seed(db: Client, env: Record<string, string>): Promise<Account> {
     await timed('webhook delivery attempts', () => loadThenIndex(db, 'webhook_delivery_logs', attempts));
   }
   if (LISTS.includes('transfers')) await timed('transfers', () => seedTransfers(db, developerId));
+  if (LISTS.includes('events')) await timed('events', () => loadThenIndex(db, 'events', () => chunked(db, EVENTS_SQL, [...params, ROWS])));
+  if (LISTS.includes('disputes')) await timed('disputes', () => loadThenIndex(db, 'disputes', () => chunked(db, DISPUTES_SQL, [...params, ROWS])));
+  if (LISTS.includes('virtual-accounts')) await timed('virtual accounts', () => loadThenIndex(db, 'virtual_accounts', () => chunked(db, VIRTUAL_ACCOUNTS_SQL, params)));
+  if (LISTS.includes('plans')) await timed('plans', () => loadThenIndex(db, 'subscription_plans', () => chunked(db, PLANS_SQL, params)));
+  if (LISTS.includes('subscriptions')) await timed('subscriptions', () => seedSubscriptions(db, developerId));
+  if (LISTS.includes('invoices')) await timed('invoices', () => loadThenIndex(db, 'invoices', () => chunked(db, INVOICES_SQL, params)));
+  // $5: every so many rows an auto-settlement, a day apart at least (one per day and currency: settlements_auto_period).
+  if (LISTS.includes('settlements')) await timed('settlements', () => loadThenIndex(db, 'settlements', () => chunked(db, SETTLEMENTS_SQL, [...params, Math.floor(ROWS / 365) + 1])));
+  if (LISTS.includes('recipients')) await timed('transfer recipients', () => loadThenIndex(db, 'transfer_recipients', () => chunked(db, RECIPIENTS_SQL, params)));
   await timed('ANALYZE', () => db.query('VACUUM ANALYZE'));
   log(`seeded in ${seconds(started)} s`);
   return { developerId, key, liveKey };
@@ -377,6 +473,139 @@ const DELIVERY_LOGS_SQL = `
          CASE WHEN g % 100000 = 17 THEN 500 ELSE 200 END, 40, now() - g * ($2::float8 * interval '1 second')
     FROM generate_series($3::int, $4::int) g, webhook_deliveries d WHERE d.endpoint_id = $5`;
 
+// The account's events in feed order, oldest first: 85 % payment.success, 10 % payment.failed,
+// 5 % customer.created, 1 in 100,000 refund.completed, no transfer.failed. A chunk is one
+// transaction, so its events share a feed_txid and take feed_seq in series order.
+const EVENTS_SQL = `
+  INSERT INTO events (id, developer_id, mode, name, data, created_at)
+  SELECT 'evt_bench' || lpad(g::text, 15, '0'), $1, 'test',
+         CASE WHEN g % 100000 = 5 THEN 'refund.completed' WHEN g % 20 < 17 THEN 'payment.success' WHEN g % 20 < 19 THEN 'payment.failed' ELSE 'customer.created' END,
+         jsonb_build_object('reference', 'PAY-bench-' || g, 'amount', 100 + g % 9000), now() - ($5::int - g) * ($2::float8 * interval '1 second')
+    FROM generate_series($3::int, $4::int) g`;
+
+// Chargebacks on successful payments, each a moment (half a spread) after its payment: dispute g is on
+// payment g, or on the next successful one (payment g is then disputed twice); 75 % lost, 25 % won,
+// 1 in 100,000 open (its evidence due in the future), none under review. $5: the last payment.
+const DISPUTES_SQL = `
+  INSERT INTO disputes (developer_id, mode, reference, payment_id, payment_reference, amount, held_amount, currency, reason, status,
+                        evidence_due_at, provider_dispute_id, resolved_at, created_at, updated_at)
+  SELECT $1, 'test', 'DSP_bench_' || g, p.id, p.reference, p.amount, p.amount, p.currency, 'fraudulent', s.status,
+         s.t + interval '16 days', 'bench-dispute-' || g, CASE WHEN s.status <> 'open' THEN s.closed END, s.t,
+         CASE WHEN s.status <> 'open' THEN s.closed ELSE s.t END
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (
+     SELECT now() - (g - 0.5) * ($2::float8 * interval '1 second') AS t, LEAST(now() - (g - 0.5) * ($2::float8 * interval '1 second') + interval '10 days', now()) AS closed,
+            CASE WHEN g % 100000 = 3 THEN 'open' WHEN g % 4 = 0 THEN 'won' ELSE 'lost' END AS status) s
+    JOIN payments p ON p.reference = 'PAY-bench-' || LEAST(CASE WHEN g % 100000 = 3 THEN g + 1 WHEN g % 20 >= 17 THEN g + 3 ELSE g END, $5::int)
+   WHERE p.developer_id = $1`;
+
+// A dedicated NGN account per customer, opened a moment after the customer: active but 1 in 100,000
+// deactivated; 'CUS_bench_few' has three (two deactivated, then replaced), 'CUS_bench_none' none.
+const VIRTUAL_ACCOUNTS_SQL = `
+  INSERT INTO virtual_accounts (id, developer_id, mode, public_id, customer_id, customer_reference, account_number, account_name, bank_name, currency,
+                                status, provider_account_id, provider_customer_code, created_at, deactivated_at, updated_at)
+  SELECT gen_random_uuid(), $1, 'test', 'va_bench_' || g, c.id, c.reference, lpad(g::text, 10, '0'), 'BIG ACCOUNT/' || c.reference, 'Wema Bank', 'NGN',
+         s.status, 'bench-dva-' || g, 'CUS_provider_' || g, s.t, CASE WHEN s.status = 'inactive' THEN s.t + $2::float8 / 2 * interval '1 second' END,
+         s.t + CASE WHEN s.status = 'inactive' THEN $2::float8 / 2 ELSE 0 END * interval '1 second'
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (
+     SELECT now() - (g - 0.5) * ($2::float8 * interval '1 second') AS t,
+            CASE WHEN g IN (12, 13) OR g % 100000 = 5 THEN 'inactive' ELSE 'active' END AS status) s
+    JOIN customers c ON c.developer_id = $1 AND c.reference = CASE WHEN g IN (11, 12, 13) THEN 'CUS_bench_few' ELSE 'CUS_bench_' || g END`;
+
+// A catalogue: active but 1 in 100,000 archived; monthly, 10 % yearly, 1 in 100,000 weekly, none
+// daily; NGN, 1 in 100,000 KES, no USD.
+const PLANS_SQL = `
+  INSERT INTO subscription_plans (id, developer_id, mode, public_id, name, amount, currency, interval, trial_period_days, active, archived_at, created_at, updated_at)
+  SELECT gen_random_uuid(), $1, 'test', 'PLN_bench_' || g, 'Plan ' || g, 1000 + g % 9000, CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END,
+         CASE WHEN g % 100000 = 5 THEN 'weekly' WHEN g % 10 = 0 THEN 'yearly' ELSE 'monthly' END, CASE WHEN g % 4 = 0 THEN 7 ELSE 0 END,
+         g % 100000 <> 3, CASE WHEN g % 100000 = 3 THEN s.t + $2::float8 / 2 * interval '1 second' END, s.t,
+         s.t + CASE WHEN g % 100000 = 3 THEN $2::float8 / 2 ELSE 0 END * interval '1 second'
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (SELECT now() - g * ($2::float8 * interval '1 second') AS t) s`;
+
+/**
+ * Monthly subscriptions to one plan ('PLN_bench_many'; three to 'PLN_bench_few', none to
+ * 'PLN_bench_none'), customers as the payments' (every 1,000th of 'CUS_bench_1'): 90 % active, 5 %
+ * past due, 5 % cancelled, 1 in 100,000 paused, none trialing; billed from their creation, each in
+ * its current month.
+ */
+async function seedSubscriptions(db: Client, developerId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO subscription_plans (id, developer_id, mode, public_id, name, amount, currency, interval, trial_period_days, active, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'test', 'PLN_bench_' || p, 'Bench ' || p, 5000, 'NGN', 'monthly', 0, true, now() - interval '400 days', now() - interval '400 days'
+       FROM unnest(ARRAY['many', 'few', 'none']) p`,
+    [developerId],
+  );
+  await loadThenIndex(db, 'subscriptions', () =>
+    chunked(
+      db,
+      `INSERT INTO subscriptions (id, developer_id, mode, public_id, plan_id, plan_public_id, customer_id, customer_reference, email, authorization_code,
+                                  amount, currency, interval, status, billing_anchor_at, current_period_start, current_period_end, due_period, next_billing_at,
+                                  failed_attempts, past_due_since, paused_at, cancelled_at, cancellation_reason, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, 'test', 'SUB_bench_' || g, pl.id, pl.public_id, c.id, c.reference, c.email, 'AUTH_bench_' || g,
+              pl.amount, pl.currency, pl.interval, s.status, s.t, s.t + m.months * interval '1 month', s.t + (m.months + 1) * interval '1 month',
+              CASE WHEN s.status = 'past_due' THEN m.months + 1 ELSE m.months + 2 END,
+              CASE s.status WHEN 'active' THEN s.t + (m.months + 1) * interval '1 month' WHEN 'past_due' THEN now() + interval '1 day' END,
+              CASE WHEN s.status = 'past_due' THEN 1 ELSE 0 END, CASE WHEN s.status = 'past_due' THEN s.t + m.months * interval '1 month' END,
+              CASE WHEN s.status = 'paused' THEN s.t + m.months * interval '1 month' END, CASE WHEN s.status = 'cancelled' THEN s.t + m.months * interval '1 month' END,
+              CASE WHEN s.status = 'cancelled' THEN 'requested' END, s.t, s.t + m.months * interval '1 month'
+         FROM generate_series($3::int, $4::int) g
+        CROSS JOIN LATERAL (
+          SELECT now() - (g - 0.5) * ($2::float8 * interval '1 second') AS t,
+                 CASE WHEN g % 100000 = 3 THEN 'paused' WHEN g % 20 = 19 THEN 'cancelled' WHEN g % 20 = 18 THEN 'past_due' ELSE 'active' END AS status) s
+        CROSS JOIN LATERAL (SELECT (date_part('year', age(now(), s.t)) * 12 + date_part('month', age(now(), s.t)))::int AS months) m
+         JOIN subscription_plans pl ON pl.developer_id = $1 AND pl.public_id = CASE WHEN g IN (21, 22, 23) THEN 'PLN_bench_few' ELSE 'PLN_bench_many' END
+         JOIN customers c ON c.developer_id = $1 AND c.reference = CASE WHEN g % 1000 = 0 THEN 'CUS_bench_1' WHEN g IN (11, 12, 13) THEN 'CUS_bench_few' ELSE 'CUS_bench_' || g END`,
+      [developerId, SPREAD_SECONDS],
+    ),
+  );
+}
+
+// Invoices due 30 days after they are made, customers as the payments': sent while not yet due,
+// then paid, 5 % overdue; 2 % drafts; 1 in 100,000 partially paid; none cancelled.
+const INVOICES_SQL = `
+  INSERT INTO invoices (id, developer_id, mode, reference, customer_id, customer_reference, currency, due_date, line_items, total_amount, amount_paid,
+                        status, link_token, sent_at, paid_at, overdue_at, created_at, updated_at)
+  SELECT gen_random_uuid(), $1, 'test', 'INV_bench_' || g, c.id, c.reference, 'NGN', s.due,
+         jsonb_build_array(jsonb_build_object('description', 'Services', 'quantity', '1', 'unitPrice', s.total::text, 'amount', s.total::text)), s.total,
+         CASE s.status WHEN 'paid' THEN s.total WHEN 'partially_paid' THEN s.total / 2 ELSE 0 END, s.status,
+         CASE WHEN s.status <> 'draft' THEN 'ilt_bench_' || g END, CASE WHEN s.status <> 'draft' THEN s.t END,
+         CASE WHEN s.status = 'paid' THEN LEAST(s.t + interval '3 days', now()) END, CASE WHEN s.status = 'overdue' THEN s.due + interval '1 day' END,
+         s.t, CASE s.status WHEN 'paid' THEN LEAST(s.t + interval '3 days', now()) WHEN 'overdue' THEN s.due + interval '1 day' ELSE s.t END
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (SELECT now() - (g - 0.5) * ($2::float8 * interval '1 second') AS t, (100 + g % 9000)::numeric(20,2) AS total) t
+   CROSS JOIN LATERAL (
+     SELECT t.t, t.total, (t.t + interval '30 days')::date AS due,
+            CASE WHEN g % 100000 = 3 THEN 'partially_paid' WHEN g % 50 = 1 THEN 'draft' WHEN (t.t + interval '30 days')::date >= current_date THEN 'sent'
+                 WHEN g % 20 = 19 THEN 'overdue' ELSE 'paid' END AS status) s
+    JOIN customers c ON c.developer_id = $1 AND c.reference = CASE WHEN g % 1000 = 0 THEN 'CUS_bench_1' WHEN g IN (11, 12, 13) THEN 'CUS_bench_few' ELSE 'CUS_bench_' || g END`;
+
+// Live withdrawals to the account's bank account: requested by its owner, but every $5-th row a
+// daily auto-settlement (one a day at most: settlements_auto_period); 90 % completed, 5 % failed,
+// 5 % rejected (manual ones only), 1 in 100,000 processing, none pending approval or approved; NGN, 1 in 100,000 KES, no USD.
+const SETTLEMENTS_SQL = `
+  INSERT INTO settlements (developer_id, mode, reference, amount, currency, status, origin, bank_code, account_number, account_name, requested_by, requested_ip,
+                           approvals_required, auto_period, provider_transfer_code, failure_reason, rejection_reason, created_at, approved_at, completed_at, updated_at)
+  SELECT $1, 'live', 'stl_bench_' || lpad(g::text, 10, '0'), 10000 + g % 90000, CASE WHEN g % 100000 = 7 THEN 'KES' ELSE 'NGN' END, s.status,
+         CASE WHEN s.auto THEN 'auto' ELSE 'manual' END, '058', '0123456789', 'BIG ACCOUNT LTD',
+         CASE WHEN NOT s.auto THEN (SELECT user_id FROM memberships WHERE developer_id = $1 AND role = 'owner' LIMIT 1) END,
+         CASE WHEN NOT s.auto THEN '203.0.113.7' END, 1, CASE WHEN s.auto THEN to_char(s.t AT TIME ZONE 'UTC', 'YYYY-MM-DD') END,
+         CASE WHEN s.status <> 'rejected' THEN 'TRF_bench_' || g END, CASE WHEN s.status = 'failed' THEN 'Account name mismatch' END,
+         CASE WHEN s.status = 'rejected' THEN 'Not expected' END, s.t, CASE WHEN s.status <> 'rejected' THEN s.t END,
+         CASE WHEN s.status <> 'processing' THEN s.t END, s.t
+    FROM generate_series($3::int, $4::int) g
+   CROSS JOIN LATERAL (
+     SELECT now() - g * ($2::float8 * interval '1 second') AS t, g % $5::int = 0 AS auto,
+            CASE WHEN g % 100000 = 3 THEN 'processing' WHEN g % 20 = 19 THEN 'failed' WHEN g % 20 = 18 AND g % $5::int <> 0 THEN 'rejected' ELSE 'completed' END AS status) s`;
+
+// Live bank accounts the merchant pays (NGN), added over the year.
+const RECIPIENTS_SQL = `
+  INSERT INTO transfer_recipients (developer_id, mode, recipient_code, account_name, account_number, bank_code, bank_name, currency, provider_recipient_code, created_at)
+  SELECT $1, 'live', 'RCP_bench_' || g, 'Recipient ' || g, '1' || lpad(g::text, 9, '0'), '058', 'Bench Bank', 'NGN', 'RCP_provider_' || g,
+         now() - g * ($2::float8 * interval '1 second')
+    FROM generate_series($3::int, $4::int) g`;
+
 async function keptAccount(db: Client, env: Record<string, string>): Promise<Account> {
   const [row] = (
     await db.query(
@@ -419,15 +648,15 @@ async function portalSignIn(baseUrl: string): Promise<Record<string, string>> {
 }
 
 /** `path` continued from the cursor DEEP_ROWS rows in (pages of 100). */
-async function deepPath(baseUrl: string, path: string, headers: Record<string, string>): Promise<string> {
+async function deepPath(baseUrl: string, path: string, headers: Record<string, string>, parameter = 'cursor'): Promise<string> {
   const join = path.includes('?') ? '&' : '?';
   let cursor: string | null = null;
   for (let read = 0; read < DEEP_ROWS; read += 100) {
-    const body = await get(baseUrl, `${path}${join}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, headers);
-    cursor = body.meta?.next_cursor ?? null;
+    const body = await get(baseUrl, `${path}${join}limit=100${cursor ? `&${parameter}=${encodeURIComponent(cursor)}` : ''}`, headers);
+    cursor = body.meta?.has_more === false ? null : (body.meta?.next_cursor ?? null);
     if (!cursor) throw new Error(`${path}: fewer than ${DEEP_ROWS} rows`);
   }
-  return `${path}${join}cursor=${encodeURIComponent(cursor as string)}`;
+  return `${path}${join}${parameter}=${encodeURIComponent(cursor as string)}`;
 }
 
 async function measure(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ median: number; p95: number; rows: number }> {
@@ -443,9 +672,9 @@ async function measure(baseUrl: string, path: string, headers: Record<string, st
   return { median: at(0.5), p95: at(0.95), rows };
 }
 
-async function get(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ data: unknown[]; meta?: { next_cursor?: string | null } }> {
+async function get(baseUrl: string, path: string, headers: Record<string, string>): Promise<{ data: unknown[]; meta?: { next_cursor?: string | null; has_more?: boolean } }> {
   const response = await fetch(`${baseUrl}${path}`, { headers });
-  const body = (await response.json()) as { data: unknown[]; meta?: { next_cursor?: string | null } };
+  const body = (await response.json()) as { data: unknown[]; meta?: { next_cursor?: string | null; has_more?: boolean } };
   if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(body)}`);
   return body;
 }

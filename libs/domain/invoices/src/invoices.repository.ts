@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { InvoiceStatus } from '@gateway/contracts';
-import { type Amount, type DeveloperContext, fromStatesOf, newestFirst, type Page, statusLiterals, targetOf } from '@gateway/platform';
-import { type EntityManager, In, type Repository } from 'typeorm';
+import { type Amount, type DeveloperContext, fromStatesOf, newestFirst, type NewestFirstPage, type Page, statusLiterals, targetOf } from '@gateway/platform';
+import { type EntityManager, In, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { InvoiceEntity, InvoicePaymentEntity } from './invoice.entity';
 import { INVOICE_TRANSITIONS, type InvoiceTransition } from './invoice-status';
 
@@ -24,6 +24,10 @@ export type InvoiceDraftChanges = Partial<Pick<InvoiceEntity, 'customerId' | 'cu
 /** The overdue move's statuses as SQL literals, so the planner can use the partial index `invoices_overdue_scan`. */
 const OVERDUE_FROM = statusLiterals(fromStatesOf(INVOICE_TRANSITIONS, 'markOverdue'));
 const OVERDUE = targetOf(INVOICE_TRANSITIONS, 'markOverdue');
+/** Later than any invoice: the nearer an invoice's created_at to it, the newer the invoice. */
+const LATEST_POSSIBLE = `'9999-12-31T00:00:00Z'::timestamptz`;
+/** The lists' order (created_at DESC, id DESC) in JavaScript: uuids compare as PostgreSQL compares them, byte by byte. */
+const newestFirstOrder = (a: InvoiceEntity, b: InvoiceEntity) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /**
  * Invoice and invoice-payment rows. Tenant reads and writes take a DeveloperContext and filter by
@@ -54,7 +58,27 @@ export class InvoicesRepository {
     if (filter.dueTo) query.andWhere('i.due_date <= :dueTo', { dueTo: filter.dueTo });
     if (filter.from) query.andWhere('i.created_at >= :from', { from: filter.from });
     if (filter.to) query.andWhere('i.created_at < :to', { to: filter.to });
-    return page.toPage(await page.applyTo(query, 'i').getMany(), (i) => i);
+    page.applyTo(query, 'i');
+    if (filter.dueFrom || filter.dueTo) return page.toPage(await this.dueInRange(query, page), (i) => i);
+    return page.toPage(await query.getMany(), (i) => i);
+  }
+
+  /**
+   * A page of a due-date range. Its invoices are anywhere in the newest-first order, so they are
+   * read through invoices_due_by_time (GiST), which skips what is outside the range and returns
+   * the rest nearest the newest first: the page's invoices, but with those made at the same
+   * instant in no set order. So when the page ends on an instant, every invoice of that instant in
+   * the range is read too (one probe of the listing index), and the page is put in the list's
+   * order. The cursor's time, as a bound the index takes, spares the scan the pages already read.
+   */
+  private async dueInRange(query: SelectQueryBuilder<InvoiceEntity>, page: NewestFirstPage): Promise<InvoiceEntity[]> {
+    if (page.after) query.andWhere('i.created_at <= :pageStart', { pageStart: page.after.createdAt });
+    const nearest = await query.clone().orderBy(`i.created_at <-> ${LATEST_POSSIBLE}`).getMany();
+    if (nearest.length <= page.limit) return nearest.sort(newestFirstOrder);
+    const pageEnd = nearest[nearest.length - 1].createdAt;
+    const atPageEnd = await query.clone().andWhere('i.created_at = :pageEnd', { pageEnd }).getMany();
+    const newer = nearest.filter((invoice) => invoice.createdAt > pageEnd);
+    return [...newer, ...atPageEnd].sort(newestFirstOrder).slice(0, page.limit + 1);
   }
 
   /** How many invoices the list shows for an export's range (rows_total). */

@@ -53,7 +53,8 @@ describe('EventsFeedRepository: the feed by event name', () => {
     )) as Array<{ id: string; name: string; feed_txid: string }>;
     written.sort((a, b) => a.id.localeCompare(b.id));
     rare = written.filter((event) => event.name === 'payment.success' || event.name === 'refund.completed');
-    lastCommon = written.filter((event) => event.name === COMMON).pop()!.id;
+    const common = written.filter((event) => event.name === COMMON);
+    lastCommon = common[common.length - 1].id;
     // Another mode's events of the same names are not the account's test feed.
     await dataSource.query(`INSERT INTO events (id, developer_id, mode, name, data, created_at) VALUES ($1, $2, 'live', 'payment.success', '{}', now())`, [`${prefix}live`, ctx.developerId]);
     await dataSource.query('ANALYZE events');
@@ -91,7 +92,7 @@ describe('EventsFeedRepository: the feed by event name', () => {
   });
 
   it('reads at most a page of each name, never the other events in between (the cost does not grow with the account)', async () => {
-    const afterCommon = (await repository.positionOf(ctx, lastCommon))!;
+    const afterCommon = (await repository.positionOf(ctx, lastCommon)) as FeedPosition;
     for (const [names, limit, after] of [
       [['transfer.failed'], 100, FEED_START],
       [['payment.success', 'refund.completed'], 2, FEED_START],

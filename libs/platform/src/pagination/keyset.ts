@@ -31,6 +31,8 @@ export interface KeysetSql {
  */
 export interface KeysetPageQuery<S extends CursorFields> {
   readonly limit: number;
+  /** Where the page starts (the cursor's position), null on the first page. */
+  readonly after: DecodedPosition<S> | null;
   /** TypeORM: adds the keyset condition (call after the query's `where`), the order and LIMIT limit + 1. */
   applyTo<E extends ObjectLiteral>(query: SelectQueryBuilder<E>, alias: string): SelectQueryBuilder<E>;
   /** Raw SQL: the condition, order and limit to splice in; `alias` qualifies the columns. */
@@ -78,6 +80,7 @@ function keysetPage<S extends CursorFields>(
   };
   return {
     limit,
+    after,
     applyTo(query, alias) {
       if (after) {
         const names = fields.map((field) => `keyset_${field}`);

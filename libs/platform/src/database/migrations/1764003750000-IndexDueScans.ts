@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently } from './online-index';
+import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './online-index';
 
 /**
  * Indexes for three of the scheduler's scans and one lookup they make, each of which read its whole
@@ -21,7 +21,7 @@ import { createIndexConcurrently } from './online-index';
  * Online, so it runs outside a transaction: built CONCURRENTLY, writes go on meanwhile. Every step
  * can run again, so a migration interrupted half-way is finished by the next start.
  */
-const INDEXES = [
+const INDEXES: OnlineIndex[] = [
   {
     name: 'payments_unpaid_by_age',
     definition: `payments (created_at) WHERE status = 'pending' OR (status = 'failed' AND provider_authorization_url IS NOT NULL)`,
@@ -46,16 +46,10 @@ export class IndexDueScans1764003750000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    for (const { name, definition, replaces } of INDEXES) {
-      await createIndexConcurrently(q, name, definition);
-      if (replaces) await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${replaces.name}`);
-    }
+    await buildIndexesOnline(q, INDEXES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const { name, replaces } of [...INDEXES].reverse()) {
-      if (replaces) await createIndexConcurrently(q, replaces.name, replaces.definition);
-      await q.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    }
+    await removeIndexesOnline(q, INDEXES);
   }
 }

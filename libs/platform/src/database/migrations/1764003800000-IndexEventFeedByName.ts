@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently } from './online-index';
+import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './online-index';
 
 /**
  * The event feed filtered by event name (`GET /api/v1/events?type=…`) reads each named event's own
@@ -15,8 +15,13 @@ import { createIndexConcurrently } from './online-index';
  *
  * Online, so it runs outside a transaction: built CONCURRENTLY, events go on being written meanwhile.
  */
-const BY_NAME = 'events (developer_id, mode, name, feed_txid, feed_seq) WHERE feed_txid IS NOT NULL';
-const LISTING = 'events (developer_id, mode, created_at DESC, id DESC)';
+const INDEXES: OnlineIndex[] = [
+  {
+    name: 'events_feed_by_name',
+    definition: 'events (developer_id, mode, name, feed_txid, feed_seq) WHERE feed_txid IS NOT NULL',
+    replaces: { name: 'events_listing', definition: 'events (developer_id, mode, created_at DESC, id DESC)' },
+  },
+];
 
 export class IndexEventFeedByName1764003800000 implements MigrationInterface {
   name = 'IndexEventFeedByName1764003800000';
@@ -24,12 +29,10 @@ export class IndexEventFeedByName1764003800000 implements MigrationInterface {
   transaction = false;
 
   async up(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'events_feed_by_name', BY_NAME);
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS events_listing`);
+    await buildIndexesOnline(q, INDEXES);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await createIndexConcurrently(q, 'events_listing', LISTING);
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS events_feed_by_name`);
+    await removeIndexesOnline(q, INDEXES);
   }
 }

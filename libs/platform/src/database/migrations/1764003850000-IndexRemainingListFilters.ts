@@ -1,0 +1,48 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './online-index';
+
+/**
+ * The filters IndexListFilters left to a walk of the account, found when the list benchmark came to
+ * seed every list with millions of rows (docs/benchmarks.md, "The remaining lists"): settlements and
+ * plans were thought to stay small, and a range of invoice due dates was read through an index
+ * of due dates and then sorted.
+ * - settlements by status and by currency, and plans by active, interval and currency: each an
+ *   index leading with the tenant and the filtered column, then the list's order, as for the other
+ *   lists. Settlements by status went through the approvals queue's (status, created_at), every
+ *   account's rows of the status, before;
+ * - invoices by due date: the list is newest first by creation, and a due range matches rows
+ *   anywhere in that order (an invoice is due after it is made, but by any term). One GiST index over
+ *   the due date and the creation time (btree_gist, as the wallet list's time range) lets a scan skip
+ *   what is outside the range and return the rest nearest the newest first
+ *   (InvoicesRepository.list), in place of the btree on due dates, which sorted every match.
+ *
+ * Online, so it runs outside a transaction: built CONCURRENTLY, writes go on meanwhile.
+ */
+const listing = (table: string, column: string, label = column): OnlineIndex => ({ name: `${table}_${label}_listing`, definition: `${table} (developer_id, mode, ${column}, created_at DESC, id DESC)` });
+
+const INDEXES: OnlineIndex[] = [
+  listing('settlements', 'status'),
+  listing('settlements', 'currency'),
+  listing('subscription_plans', 'active'),
+  listing('subscription_plans', '"interval"', 'interval'),
+  listing('subscription_plans', 'currency'),
+  {
+    name: 'invoices_due_by_time',
+    definition: 'invoices USING gist (developer_id, mode, due_date, created_at)',
+    replaces: { name: 'invoices_due_date', definition: 'invoices (developer_id, mode, due_date)' },
+  },
+];
+
+export class IndexRemainingListFilters1764003850000 implements MigrationInterface {
+  name = 'IndexRemainingListFilters1764003850000';
+  // CREATE INDEX CONCURRENTLY cannot run in a transaction.
+  transaction = false;
+
+  async up(q: QueryRunner): Promise<void> {
+    await buildIndexesOnline(q, INDEXES);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await removeIndexesOnline(q, INDEXES);
+  }
+}
