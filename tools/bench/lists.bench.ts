@@ -233,6 +233,7 @@ function cases(): Case[] {
     { list: 'invoices', filter: 'due_to, the oldest week', path: `/api/v1/invoices?due_to=${date(330)}` },
     { list: 'invoices', filter: 'due_from, a year ago (all)', path: `/api/v1/invoices?due_from=${date(365)}` },
     { list: 'invoices', filter: 'status=overdue&due_from, next month (none)', path: `/api/v1/invoices?status=overdue&due_from=${date(-30)}` },
+    { list: 'invoices', filter: 'status=sent&due_to, 200 days ago (none)', path: `/api/v1/invoices?status=sent&due_to=${date(200)}` },
     { list: 'settlements', filter: 'first page', path: '/api/v1/wallet/settlements' },
     { list: 'settlements', filter: `${DEEP_ROWS} rows deep`, path: '/api/v1/wallet/settlements', deep: true },
     { list: 'settlements', filter: 'status=pending_approval (none)', path: '/api/v1/wallet/settlements?status=pending_approval' },

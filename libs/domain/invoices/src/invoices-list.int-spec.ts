@@ -46,11 +46,12 @@ describe('InvoicesRepository.list by due date', () => {
     ctx = { developerId: developer.id, mode: 'test' };
     const customer = await app.get(CustomersService, { strict: false }).create(ctx, { email: `c-${randomUUID().slice(0, 8)}@example.com`, name: 'Ada' });
     // Invoice g made g hours after the origin; pairs made at the same instant (ties broken by id).
-    // The first OLD due on day g % 5, the others a year after they were made.
+    // The first OLD due on day g % 5 and drafts, the others due a year after they were made and sent.
     const rows = (await dataSource.query(
       `INSERT INTO invoices (id, developer_id, mode, reference, customer_id, customer_reference, currency, due_date, line_items, total_amount, status, created_at, updated_at)
        SELECT gen_random_uuid(), $1, 'test', 'INV_list_' || $4 || '_' || g, $2, $3, 'NGN',
-              CASE WHEN g <= $6 THEN $5::date + g % 5 ELSE ($5::date + (g / 2) / 24 + 365) END, '[]', 100, 'draft', c.t, c.t
+              CASE WHEN g <= $6 THEN $5::date + g % 5 ELSE ($5::date + (g / 2) / 24 + 365) END, '[]', 100,
+              CASE WHEN g <= $6 THEN 'draft' ELSE 'sent' END, c.t, c.t
          FROM generate_series(1, $7::int) g
         CROSS JOIN LATERAL (SELECT $5::timestamptz + (g / 2) * interval '1 hour' AS t) c
        RETURNING id, created_at, due_date::text AS due`,
@@ -85,6 +86,9 @@ describe('InvoicesRepository.list by due date', () => {
     const first = await rowsRead(() => repository.list(ctx, { dueTo: dueOn(4), limit: 5 }));
     const page = await repository.list(ctx, { dueTo: dueOn(4), limit: 5 });
     const next = await rowsRead(() => repository.list(ctx, { dueTo: dueOn(4), limit: 5, cursor: page.nextCursor as string }));
+    // A status none of the range has, though the account has many (the sent ones are due later).
+    const none = await rowsRead(async () => expect((await repository.list(ctx, { dueTo: dueOn(4), status: 'sent', limit: 5 })).items).toEqual([]));
+    expect([none.returned, none.removedByFilter]).toEqual([0, 0]);
     for (const read of [first, next]) {
       expect(read.indexes).not.toContain('none');
       // The nearest six, then the invoices of the sixth's instant (two are made at each), and the ties the keyset skips.

@@ -65,8 +65,8 @@ export class InvoicesRepository {
 
   /**
    * A page of a due-date range. Its invoices are anywhere in the newest-first order, so they are
-   * read through invoices_due_by_time (GiST), which skips what is outside the range and returns
-   * the rest nearest the newest first: the page's invoices, but with those made at the same
+   * read through invoices_due_by_time (GiST), which skips what is outside the range (and the
+   * status, when one is asked) and returns the rest nearest the newest first: the page's invoices, but with those made at the same
    * instant in no set order. So when the page ends on an instant, every invoice of that instant in
    * the range is read too (one probe of the listing index), and the page is put in the list's
    * order. The cursor's time, as a bound the index takes, spares the scan the pages already read.

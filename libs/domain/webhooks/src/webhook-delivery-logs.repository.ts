@@ -85,7 +85,8 @@ export class WebhookDeliveryLogsRepository {
     const page = newestFirst.page(filter);
     const query = this.logs
       .createQueryBuilder('l')
-      // Through the endpoints, so the per-endpoint listing index serves the scan.
+      // Joined to the endpoints to leave out deleted ones; the account's failures are read newest
+      // first from webhook_delivery_logs_failed_listing (the tenant's failed attempts only).
       .innerJoin(WebhookEndpointEntity, 'e', 'e.id = l.endpoint_id AND e.developer_id = :developerId AND e.mode = :mode AND e.deleted_at IS NULL', ctx)
       .where('l.developer_id = :developerId AND l.mode = :mode AND l.success = false', ctx);
     return page.toPage(await page.applyTo(query, 'l').getMany(), (log) => log);
