@@ -14,7 +14,7 @@ import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './onl
  *   anywhere in that order (an invoice is due after it is made, but by any term). One GiST index over
  *   the status, the due date and the creation time (btree_gist, as the wallet list's time range) lets
  *   a scan skip what is outside the range, and outside the status when one is asked, and return the
- *   rest nearest the newest first (InvoicesRepository.list), in place of the btree on due dates,
+ *   rest nearest the newest first (InvoicesRepository.dueInRange), in place of the btree on due dates,
  *   which sorted every match. Without the status in it, a status absent from a wide range read the
  *   whole range (`status=sent&due_to=` 200 days ago: 3.3 s at 10,000,000 invoices; 0.8 ms with it).
  *
