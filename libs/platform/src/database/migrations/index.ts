@@ -46,8 +46,7 @@ import { IndexWalletEntriesByTime1764003450000 } from './1764003450000-IndexWall
 import { DrainWebhookDeliveryJobs1764003500000 } from './1764003500000-DrainWebhookDeliveryJobs';
 import { ReferenceParentsWithinTheTenant1764003600000 } from './1764003600000-ReferenceParentsWithinTheTenant';
 import { IndexDueScans1764003750000 } from './1764003750000-IndexDueScans';
-import { IndexEventFeedByName1764003800000 } from './1764003800000-IndexEventFeedByName';
-import { IndexRemainingListFilters1764003850000 } from './1764003850000-IndexRemainingListFilters';
+import { IndexRemainingListFilters1764003800000 } from './1764003800000-IndexRemainingListFilters';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -99,6 +98,5 @@ export const MIGRATIONS = [
   DrainWebhookDeliveryJobs1764003500000,
   ReferenceParentsWithinTheTenant1764003600000,
   IndexDueScans1764003750000,
-  IndexEventFeedByName1764003800000,
-  IndexRemainingListFilters1764003850000,
+  IndexRemainingListFilters1764003800000,
 ];

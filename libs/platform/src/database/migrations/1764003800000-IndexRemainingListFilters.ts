@@ -3,9 +3,17 @@ import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './onl
 
 /**
  * The filters IndexListFilters left to a walk of the account, found when the list benchmark came to
- * seed every list with millions of rows (docs/benchmarks.md, "The remaining lists"): settlements and
- * plans were thought to stay small, and a range of invoice due dates was read through an index
- * of due dates and then sorted.
+ * seed every list with millions of rows (docs/benchmarks.md, "The event feed by name" and "The
+ * remaining lists"): the event feed by name was a filter on the feed's order, settlements and plans
+ * were thought to stay small, and a range of invoice due dates was read through an index of due
+ * dates and then sorted.
+ * - the event feed by name (`GET /api/v1/events?type=…`): each named event's own range of
+ *   events_feed_by_name is read from the position, at most a page of each, and the ranges merged
+ *   in feed order (EventsFeedRepository), so a page costs the same whether the names are common
+ *   or absent. Through `events_feed` alone a name the account rarely or never emits was looked for
+ *   in every event after the position. It takes the place of `events_listing` (newest first by
+ *   creation time), which no statement has read since the feed replaced listing by time: an event
+ *   is written into as many indexes as before;
  * - settlements by status and by currency, and plans by active, interval and currency: each an
  *   index leading with the tenant and the filtered column, then the list's order, as for the other
  *   lists. Settlements by status went through the approvals queue's (status, created_at), every
@@ -23,6 +31,11 @@ import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './onl
 const listing = (table: string, column: string, label = column): OnlineIndex => ({ name: `${table}_${label}_listing`, definition: `${table} (developer_id, mode, ${column}, created_at DESC, id DESC)` });
 
 const INDEXES: OnlineIndex[] = [
+  {
+    name: 'events_feed_by_name',
+    definition: 'events (developer_id, mode, name, feed_txid, feed_seq) WHERE feed_txid IS NOT NULL',
+    replaces: { name: 'events_listing', definition: 'events (developer_id, mode, created_at DESC, id DESC)' },
+  },
   listing('settlements', 'status'),
   listing('settlements', 'currency'),
   listing('subscription_plans', 'active'),
@@ -35,8 +48,8 @@ const INDEXES: OnlineIndex[] = [
   },
 ];
 
-export class IndexRemainingListFilters1764003850000 implements MigrationInterface {
-  name = 'IndexRemainingListFilters1764003850000';
+export class IndexRemainingListFilters1764003800000 implements MigrationInterface {
+  name = 'IndexRemainingListFilters1764003800000';
   // CREATE INDEX CONCURRENTLY cannot run in a transaction.
   transaction = false;
 
