@@ -55,7 +55,11 @@ export class AppModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, configuredPool(config.database)), autoLoadEntities: true }),
+        // Only the API bounds each statement: a request's statements are short (PoolSettings.statementTimeoutMs).
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(databaseUrl, { ...configuredPool(config.database), statementTimeoutMs: config.database.statementTimeoutMs }),
+          autoLoadEntities: true,
+        }),
         DevelopersModule,
         ApiKeysModule,
         HealthModule,

@@ -235,6 +235,71 @@ describe('reliability: no free connection in the pool', () => {
 });
 
 /**
+ * Reliability row 5: a statement that would wait without end. The test's own session holds a lock
+ * that stops new payments (as a stuck migration or a forgotten console session would). A request
+ * whose statement waits behind it is cancelled by PostgreSQL after DATABASE_STATEMENT_TIMEOUT_MS
+ * and answers 503 `service_unavailable`; before that setting it held its connection as long as the
+ * lock was held. Reads go on meanwhile, no session of the API is left waiting, and once the lock
+ * goes the retry with the same Idempotency-Key makes the one payment.
+ */
+describe('reliability: a statement past DATABASE_STATEMENT_TIMEOUT_MS', () => {
+  const STATEMENT_TIMEOUT_MS = 1_000;
+  let h: PaymentsHarness;
+  let merchant: TestMerchant;
+  let locker: Client | undefined;
+
+  beforeAll(async () => {
+    h = await startPaymentsHarness({ DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) }, { ownDatabase: true });
+    merchant = await createMerchant(h.gateway);
+  });
+  afterAll(async () => {
+    await locker?.end();
+    await h?.close();
+  });
+
+  it('a request whose statement waits past the bound is a 503, reads are served meanwhile, and its retry with the same key makes the one payment', async () => {
+    const dataSource = h.gateway.app.get(DataSource);
+    const email = buyer();
+    const key = newIdempotencyKey('statement-timeout');
+    const initialize = () => http(h.gateway.baseUrl, 'POST', '/api/v1/payments/initialize', { token: merchant.key, body: { amount: 5000, email }, headers: { 'Idempotency-Key': key } });
+    const list = () => http(h.gateway.baseUrl, 'GET', '/api/v1/payments', { token: merchant.key });
+    const waitingSessions = async () =>
+      Number(
+        (await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n,
+      );
+
+    // SHARE mode: reads of payments go on, writes wait.
+    locker = new Client({ connectionString: h.databaseUrl });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE payments IN SHARE MODE');
+
+    const started = performance.now();
+    const pending = initialize();
+    await waitFor(async () => (await waitingSessions()) === 1, { timeoutMs: 5_000, what: 'the payment to wait behind the lock' });
+    expect((await list()).status).toBe(200);
+    const refused = await pending;
+    const waitedMs = performance.now() - started;
+    expect([refused.status, refused.body.code]).toEqual([503, 'service_unavailable']);
+    expect(refused.body.message).toMatch(/took longer than the service allows/);
+    expect(waitedMs).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS);
+    expect(waitedMs).toBeLessThan(STATEMENT_TIMEOUT_MS + 5_000);
+    // Cancelled, not left waiting: the lock is still held and no session of the API waits on it.
+    expect(await waitingSessions()).toBe(0);
+
+    await locker.query('ROLLBACK');
+    const retried = await initialize();
+    expect(retried.status).toBe(201);
+    expect(Number((await dataSource.query(`SELECT count(*)::int AS n FROM payments WHERE email = $1`, [email]))[0].n)).toBe(1);
+    const requestId = refused.headers.get('x-request-id');
+    await waitFor(
+      async () => Number((await dataSource.query(`SELECT count(*)::int AS n FROM request_logs WHERE request_id = $1 AND status_code = 503`, [requestId]))[0].n) === 1,
+      { timeoutMs: 20_000, what: 'the refused request to be in the request log' },
+    );
+  });
+});
+
+/**
  * Reliability row 5, second half: the PostgreSQL server restarted under load. The test owns the
  * cluster (embedded PostgreSQL 15 on a free port, data in a temporary directory); an API instance
  * and a scheduler run on it while clients keep initializing payments with idempotency keys. The

@@ -34,6 +34,7 @@ describe('error envelope: the database unavailable', () => {
     ['a deadlock that outlived its retries (40P01)', Object.assign(new Error('deadlock detected'), { code: '40P01' })],
     ['a transaction whose connection was lost mid-way (TypeORM)', Object.assign(new Error('Database connection provided by a query runner was already released'), { name: 'QueryRunnerProviderAlreadyReleasedError' })],
     ['a wrapped driver error', Object.assign(new Error('query failed'), { driverError: Object.assign(new Error('x'), { code: '57P03' }) })],
+    ['a statement past DATABASE_STATEMENT_TIMEOUT_MS (57014)', Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })],
   ])('answers %s with 503 service_unavailable, never a 500', (_what, error) => {
     const rendered = renderError(error, 'req_1', logger);
     expect(rendered.status).toBe(503);

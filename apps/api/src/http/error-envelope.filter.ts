@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { ERROR_HTTP_STATUS, type ErrorCode, type ErrorEnvelope } from '@gateway/contracts';
-import { DomainError, InvalidAmountError, isDatabaseUnavailableError } from '@gateway/platform';
+import { DomainError, InvalidAmountError, isDatabaseUnavailableError, isStatementCanceledError } from '@gateway/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotentReplay } from './idempotency/idempotency.guard';
 import { RateLimitExceededError } from './throttling/rate-limit-exceeded.error';
@@ -33,6 +33,7 @@ const FALLBACK_MESSAGES: Partial<Record<number, string>> = {
 };
 
 const DATABASE_UNAVAILABLE_MESSAGE = 'The service is briefly unavailable; retry the request (with the same Idempotency-Key) in a few seconds.';
+const STATEMENT_TIMEOUT_MESSAGE = 'The request took longer than the service allows and was stopped; retry it (with the same Idempotency-Key) in a few seconds.';
 
 /**
  * Maps any error to the spec's envelope. Domain errors keep their code; everything unknown is
@@ -54,6 +55,12 @@ export function renderError(error: unknown, requestId: string, logger: Logger): 
   // The database restarting or unreachable, or a transaction that kept colliding after its
   // retries (inTransaction): nothing was committed and the same request may succeed in a moment,
   // so a 503 the client can retry with the same Idempotency-Key — not a 500, which reads as a bug.
+  // A statement stopped by DATABASE_STATEMENT_TIMEOUT_MS (a wait behind a lock, a query gone
+  // wrong): its transaction rolled back whole, so it is a 503 to retry too, told apart in the log.
+  if (isStatementCanceledError(error)) {
+    logger.warn(`Statement cancelled for request ${requestId}: ${error instanceof Error ? error.message : String(error)}`);
+    return envelope('service_unavailable', STATEMENT_TIMEOUT_MESSAGE);
+  }
   if (isDatabaseUnavailableError(error)) {
     logger.warn(`Database unavailable for request ${requestId}: ${error instanceof Error ? error.message : String(error)}`);
     return envelope('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);

@@ -97,12 +97,13 @@ function documentInputRefusals(document: OpenAPIObject): void {
 }
 
 /**
- * Any operation can meet the database restarting or unreachable (error-envelope.filter.ts): it
- * answers 503 `service_unavailable`, nothing committed, to be retried (with the same key).
+ * Any operation can meet the database restarting or unreachable, or a statement stopped by
+ * DATABASE_STATEMENT_TIMEOUT_MS (error-envelope.filter.ts): it answers 503 `service_unavailable`,
+ * nothing committed, to be retried (with the same key).
  */
 function documentServiceUnavailable(document: OpenAPIObject): void {
   for (const operation of operations(document)) {
-    operation.responses['503'] ??= { description: 'Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key)' };
+    operation.responses['503'] ??= { description: 'Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key)' };
   }
 }
 

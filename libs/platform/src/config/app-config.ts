@@ -8,7 +8,7 @@ export interface AppConfig {
   env: 'development' | 'test' | 'production';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug';
   api: { host: string; port: number; publicBaseUrl: string; trustedProxies: string[] };
-  database: { url?: string; poolSize: number; poolTimeoutMs: number; idleInTransactionTimeoutMs: number; embeddedDir: string; embeddedPort: number };
+  database: { url?: string; poolSize: number; poolTimeoutMs: number; idleInTransactionTimeoutMs: number; statementTimeoutMs: number; embeddedDir: string; embeddedPort: number };
   redisUrl?: string;
   rateLimits: { livePerSecond: number; testPerSecond: number; ipPerSecond: number; portalAuthPerMinute: number; redisPrefix: string };
   idempotency: { retentionHours: number; lockTimeoutSeconds: number };
@@ -190,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       poolSize: c.DATABASE_POOL_SIZE,
       poolTimeoutMs: c.DATABASE_POOL_TIMEOUT_MS,
       idleInTransactionTimeoutMs: c.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      statementTimeoutMs: c.DATABASE_STATEMENT_TIMEOUT_MS,
       embeddedDir: c.EMBEDDED_PG_DIR,
       embeddedPort: c.EMBEDDED_PG_PORT,
     },

@@ -7,6 +7,8 @@ const port = z.coerce.number().int().min(1).max(65535);
 export const DEFAULT_DATABASE_POOL_TIMEOUT_MS = 10_000;
 /** DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS when unset, and what a pool made without the configuration gets. */
 export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/** DATABASE_STATEMENT_TIMEOUT_MS when unset (the API's pool only). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
@@ -70,6 +72,14 @@ export const configSchema = z.object({
     .int()
     .refine((ms) => ms === 0 || (ms >= 1_000 && ms <= 86_400_000), 'must be 0 (the server decides) or from 1000 to 86400000')
     .default(DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS),
+  // How long one statement of the API may run (a lock wait included) before PostgreSQL cancels it,
+  // so a runaway query or a wait behind a stuck lock frees its connection and answers 503; 0 leaves
+  // it to the server's own setting. The scheduler and migrations are not bounded by it.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 100 && ms <= 3_600_000), 'must be 0 (the server decides) or from 100 to 3600000')
+    .default(DEFAULT_STATEMENT_TIMEOUT_MS),
   EMBEDDED_PG_DIR: z.string().trim().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
 

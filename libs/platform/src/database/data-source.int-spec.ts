@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
 import { waitFor } from '../testing/wait-for';
-import { configuredPool, dataSourceOptions } from './data-source';
+import { configuredPool, dataSourceOptions, type PoolSettings } from './data-source';
+import { isStatementCanceledError } from './database-errors';
 import { inTransaction } from './transaction';
 
 const IDLE_IN_TRANSACTION_MS = 300;
@@ -59,5 +60,51 @@ describe('a pool of dataSourceOptions: transactions left idle', () => {
       expect(await m.query(`SELECT note FROM ${table} WHERE id = 1 FOR UPDATE NOWAIT`)).toEqual([{ note: 'before' }]);
     });
     expect(await db.query(`SELECT 1 AS ok`)).toEqual([{ ok: 1 }]);
+  });
+});
+
+/** The bound on one statement (the API's pool): what its sessions are set to, and what the server does past it. */
+describe('a pool of dataSourceOptions: statements that run too long', () => {
+  const url = process.env.TEST_DATABASE_URL as string;
+
+  it('the API bounds each statement at DATABASE_STATEMENT_TIMEOUT_MS, 60 s unless set; 0 leaves the server its own; a pool not given it has none', async () => {
+    const settingOf = async (pool: PoolSettings) => {
+      const db = await new DataSource(dataSourceOptions(url, { ...pool, size: 1 })).initialize();
+      try {
+        const [row] = (await db.query(`SHOW statement_timeout`)) as Array<{ statement_timeout: string }>;
+        return row.statement_timeout;
+      } finally {
+        await db.destroy();
+      }
+    };
+    const configured = (value: string | undefined) => loadConfig({ ...process.env, DATABASE_STATEMENT_TIMEOUT_MS: value }).database;
+    expect(await settingOf({ statementTimeoutMs: configured(undefined).statementTimeoutMs })).toBe('1min');
+    expect(await settingOf({ statementTimeoutMs: configured('1500').statementTimeoutMs })).toBe('1500ms');
+    expect(await settingOf({ statementTimeoutMs: configured('0').statementTimeoutMs })).toBe('0');
+    // The scheduler's pool and the migrations' are made without it.
+    expect(await settingOf(configuredPool(configured('1500')))).toBe('0');
+    expect(() => configured('50')).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS/);
+  });
+
+  it('past the bound the server cancels the statement (57014) and rolls its transaction back; the pool serves the next query', async () => {
+    const db = await new DataSource(dataSourceOptions(url, { size: 1, statementTimeoutMs: 200 })).initialize();
+    const table = `statement_timeout_probe_${randomBytes(4).toString('hex')}`;
+    await db.query(`CREATE TABLE ${table} (id int PRIMARY KEY)`);
+    try {
+      const started = performance.now();
+      const failure = await inTransaction(db, async (m) => {
+        await m.query(`INSERT INTO ${table} VALUES (1)`);
+        await m.query(`SELECT pg_sleep(5)`);
+      }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isStatementCanceledError(failure)).toBe(true);
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(await db.query(`SELECT count(*)::int AS kept FROM ${table}`)).toEqual([{ kept: 0 }]);
+    } finally {
+      await db.query(`DROP TABLE IF EXISTS ${table}`);
+      await db.destroy();
+    }
   });
 });

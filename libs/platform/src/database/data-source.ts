@@ -27,6 +27,16 @@ export interface PoolSettings {
    * instead of committing half of the work.
    */
   idleInTransactionTimeoutMs?: number;
+  /**
+   * How long one statement may run, waits for locks included, before PostgreSQL cancels it
+   * (DATABASE_STATEMENT_TIMEOUT_MS, the API's pool only; unset or 0: the server's setting). A
+   * request's statements are short; without the bound one that runs away (a plan gone wrong, a
+   * wait behind a lock a stuck session holds) keeps its connection long after its client gave up,
+   * and a few of them take the whole pool. With it, the statement fails with SQLSTATE 57014, its
+   * transaction rolls back, and the request answers 503 `service_unavailable`, nothing done. The
+   * scheduler's jobs and migrations (an online index build takes minutes) are not bounded by it.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** A pool as the configuration sets it, of `size` connections where the process needs its own number. */
@@ -48,6 +58,7 @@ export function dataSourceOptions(url: string, pool: PoolSettings = {}): DataSou
       connectionTimeoutMillis: pool.timeoutMs ?? DEFAULT_DATABASE_POOL_TIMEOUT_MS,
       // pg sends a number as milliseconds (a string such as '60s' would be read as 60); 0 is not sent.
       idle_in_transaction_session_timeout: pool.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      statement_timeout: pool.statementTimeoutMs ?? 0,
       application_name: 'gateway',
       // Transactions run READ COMMITTED whatever the server's default (see inTransaction).
       options: '-c default_transaction_isolation=read\\ committed',

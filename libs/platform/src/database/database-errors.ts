@@ -20,6 +20,14 @@ const UNAVAILABLE_MESSAGES = [/Connection terminated/i, /timeout exceeded when t
 // TypeORM's own errors when the connection under a transaction was lost and released mid-way.
 const UNAVAILABLE_ERROR_NAMES = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError', 'ConnectionIsNotSetError']);
 
+/** query_canceled: the statement ran past the session's statement_timeout (or was cancelled); its transaction is rolled back. */
+const CANCELED_STATE = '57014';
+
+/** A statement cancelled by the server, most often past DATABASE_STATEMENT_TIMEOUT_MS: nothing of its transaction was kept. */
+export function isStatementCanceledError(error: unknown): boolean {
+  return causes(error).some((e) => String(e.code) === CANCELED_STATE);
+}
+
 /** A serialization failure or a deadlock: the whole transaction did nothing and may be run again. */
 export function isRetryableTransactionError(error: unknown): boolean {
   return causes(error).some((e) => RETRYABLE_TRANSACTION_STATES.has(String(e.code)));

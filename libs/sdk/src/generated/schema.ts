@@ -2976,7 +2976,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3106,7 +3106,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3193,7 +3193,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3272,7 +3272,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3402,7 +3402,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3544,7 +3544,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3660,7 +3660,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3753,7 +3753,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3840,7 +3840,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3956,7 +3956,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4100,7 +4100,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4216,7 +4216,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4360,7 +4360,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4490,7 +4490,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4577,7 +4577,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4731,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,7 +4897,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,7 +5039,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5193,7 +5193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5321,7 +5321,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5418,7 +5418,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5505,7 +5505,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5599,7 +5599,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5747,7 +5747,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5881,7 +5881,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6015,7 +6015,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6149,7 +6149,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6230,7 +6230,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6384,7 +6384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6483,7 +6483,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6563,7 +6563,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6650,7 +6650,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6806,7 +6806,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6950,7 +6950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7122,7 +7122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7199,7 +7199,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7333,7 +7333,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7427,7 +7427,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7593,7 +7593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7692,7 +7692,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7860,7 +7860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7988,7 +7988,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8063,7 +8063,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8151,7 +8151,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,7 +8227,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8306,7 +8306,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8436,7 +8436,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8523,7 +8523,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8610,7 +8610,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8752,7 +8752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8851,7 +8851,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8993,7 +8993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9092,7 +9092,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9171,7 +9171,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9313,7 +9313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9425,7 +9425,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9522,7 +9522,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9609,7 +9609,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9691,7 +9691,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +9845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9944,7 +9944,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10060,7 +10060,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10153,7 +10153,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10313,7 +10313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10411,7 +10411,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10553,7 +10553,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10640,7 +10640,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10756,7 +10756,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10900,7 +10900,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10979,7 +10979,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11109,7 +11109,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11196,7 +11196,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11303,7 +11303,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11386,7 +11386,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11516,7 +11516,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11603,7 +11603,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11747,7 +11747,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11863,7 +11863,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11947,7 +11947,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12089,7 +12089,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12176,7 +12176,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12292,7 +12292,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12408,7 +12408,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12524,7 +12524,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12604,7 +12604,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12686,7 +12686,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12768,7 +12768,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12858,7 +12858,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12951,7 +12951,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13038,7 +13038,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;

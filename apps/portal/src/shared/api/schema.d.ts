@@ -3711,7 +3711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3784,7 +3784,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4075,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,7 +4161,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4293,7 +4293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4520,7 +4520,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4640,7 +4640,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,7 +4827,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4919,7 +4919,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5063,7 +5063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5209,7 +5209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5273,7 +5273,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5407,7 +5407,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5555,7 +5555,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5701,7 +5701,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5819,7 +5819,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5883,7 +5883,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6027,7 +6027,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6139,7 +6139,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6229,7 +6229,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6319,7 +6319,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6383,7 +6383,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6447,7 +6447,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6579,7 +6579,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6691,7 +6691,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,7 +6837,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6949,7 +6949,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7034,7 +7034,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7166,7 +7166,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7256,7 +7256,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7402,7 +7402,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7492,7 +7492,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7639,7 +7639,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7785,7 +7785,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7931,7 +7931,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8049,7 +8049,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8139,7 +8139,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8240,7 +8240,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8340,7 +8340,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8404,7 +8404,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8550,7 +8550,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8694,7 +8694,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8782,7 +8782,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8916,7 +8916,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9004,7 +9004,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9094,7 +9094,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9212,7 +9212,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9358,7 +9358,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9440,7 +9440,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9522,7 +9522,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9588,7 +9588,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9688,7 +9688,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9778,7 +9778,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -9874,7 +9874,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10032,7 +10032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10134,7 +10134,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10217,7 +10217,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10307,7 +10307,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10371,7 +10371,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10462,7 +10462,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10540,7 +10540,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10604,7 +10604,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10686,7 +10686,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +10818,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10962,7 +10962,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11080,7 +11080,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11162,7 +11162,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11258,7 +11258,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11348,7 +11348,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11466,7 +11466,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11612,7 +11612,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11730,7 +11730,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -11876,7 +11876,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12034,7 +12034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12178,7 +12178,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12310,7 +12310,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12442,7 +12442,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12572,7 +12572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12742,7 +12742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12912,7 +12912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -12988,7 +12988,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13120,7 +13120,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13212,7 +13212,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13294,7 +13294,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13426,7 +13426,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13516,7 +13516,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13614,7 +13614,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13697,7 +13697,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13782,7 +13782,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13867,7 +13867,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -13954,7 +13954,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14043,7 +14043,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -14107,7 +14107,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimitExceeded"];
-            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable; nothing was done, retry (with the same Idempotency-Key) */
+            /** @description Error envelope with code `service_unavailable`: the database is briefly unavailable, or a statement ran past the statement timeout; nothing was done, retry (with the same Idempotency-Key) */
             503: {
                 headers: {
                     [name: string]: unknown;
