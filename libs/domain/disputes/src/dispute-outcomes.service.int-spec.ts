@@ -9,6 +9,7 @@ import { Amount, ConfigModule, type DeveloperContext, type ManualClock } from '@
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { DisputeOutcomesService } from './dispute-outcomes.service';
 import { DisputesModule } from './disputes.module';
 import { DisputesService } from './disputes.service';
@@ -108,5 +109,34 @@ describe('DisputeOutcomesService (exactly once)', () => {
     const before = await count(`SELECT count(*)::int AS n FROM disputes`, []);
     await expect(outcomes.onProviderDispute('test', notice('PAY-not-ours-0000000000', '100'))).resolves.toBeNull();
     expect(await count(`SELECT count(*)::int AS n FROM disputes`, [])).toBe(before);
+  });
+
+  it("the deadline scan's statement reads the open disputes' due index, even under a generic plan", async () => {
+    const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+    let scan: [string, unknown[]] | undefined;
+    try {
+      await app.get(DisputesService).expireOverdue(100);
+      scan = query.mock.calls.map(([text, parameters]): [string, unknown[]] => [text, parameters ?? []]).find(([text]) => text.includes('FROM "disputes"'));
+    } finally {
+      query.mockRestore();
+    }
+    const [sql, params] = scan ?? [];
+    expect(sql).toBeDefined();
+    // A prepared statement planned without its values, as a driver that prepares it would have it.
+    const text = (value: unknown): string => (value instanceof Date ? value.toISOString() : Array.isArray(value) ? `{${value.map(text).join(',')}}` : String(value));
+    const literal = (value: unknown) => `'${text(value).replace(/'/g, "''")}'`;
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query(`SET plan_cache_mode = force_generic_plan`);
+      await runner.query(`PREPARE overdue_scan AS ${sql}`);
+      const plan = ((await runner.query(`EXPLAIN EXECUTE overdue_scan(${params?.map(literal).join(', ')})`)) as Array<{ 'QUERY PLAN': string }>)
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan).toContain('disputes_open_due');
+    } finally {
+      await runner.query(`DEALLOCATE ALL`);
+      await runner.query(`RESET plan_cache_mode`);
+      await runner.release();
+    }
   });
 });
