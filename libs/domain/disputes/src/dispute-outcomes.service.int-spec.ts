@@ -134,7 +134,7 @@ describe('DisputeOutcomesService (exactly once)', () => {
         .join('\n');
       expect(plan).toContain('disputes_open_due');
     } finally {
-      await runner.query(`DEALLOCATE ALL`);
+      await runner.query(`DEALLOCATE overdue_scan`);
       await runner.query(`RESET plan_cache_mode`);
       await runner.release();
     }

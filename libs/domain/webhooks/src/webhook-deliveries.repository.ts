@@ -56,6 +56,10 @@ export const DELIVERIES_MADE = `SELECT 1 AS made FROM created LIMIT 1`;
 export const FAN_OUT_TO_SUBSCRIBERS = `${fanOutDeliveriesCte('$3')}
   ${DELIVERIES_MADE}`;
 
+/** The statuses a disabled endpoint's deliveries are failed from, as literals (the pending index applies under any plan), and how many a statement. */
+const FAILING_FROM = statusLiterals(fromStatesOf(DELIVERY_TRANSITIONS, 'fail'));
+export const FAIL_BATCH = 1_000;
+
 /** The lease ends on a whole millisecond, so the Date read back compares equal to the stored value. */
 const CLAIM_SQL = (condition: string) => `UPDATE webhook_deliveries SET lease_until = date_trunc('milliseconds', clock_timestamp()) + $2::int * interval '1 millisecond'
   WHERE id = $1 AND (lease_until IS NULL OR lease_until < clock_timestamp()) AND (${condition})
@@ -274,23 +278,30 @@ export class WebhookDeliveriesRepository {
    * disabling, which holds the endpoint's row, never waits for an attempt that waits for that row.
    * A skipped one is delivered by its attempt, or failed when its next attempt finds the endpoint
    * disabled.
+   *
+   * They are found through the pending deliveries' index (the retry backlog of every endpoint),
+   * never the endpoint's whole history, and failed a bounded batch a statement: an id list of
+   * unknown size let the planner join it to the table by a full scan (2,000,000 deliveries of one
+   * endpoint: 0.45–0.56 s, against 22 ms a batch).
    */
   async failPendingOfDisabledEndpoint(m: EntityManager, endpointId: string, at: Date): Promise<void> {
-    await m.query(
-      `UPDATE webhook_deliveries SET status = $2, completed_at = $3
-        WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = ANY ($4::text[]) FOR UPDATE SKIP LOCKED)`,
-      [endpointId, targetOf(DELIVERY_TRANSITIONS, 'fail'), at, fromStatesOf(DELIVERY_TRANSITIONS, 'fail')],
-    );
+    let failed: number;
+    do {
+      const [, affected] = (await m.query(
+        `UPDATE webhook_deliveries SET status = $2, completed_at = $3
+          WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status IN (${FAILING_FROM}) LIMIT ${FAIL_BATCH} FOR UPDATE SKIP LOCKED)`,
+        [endpointId, targetOf(DELIVERY_TRANSITIONS, 'fail'), at],
+      )) as [unknown[], number];
+      failed = affected;
+    } while (failed === FAIL_BATCH);
   }
 
-  /** The same move for every delivery of an endpoint (the endpoint was deleted). */
+  /** The same move for every delivery of an endpoint (the endpoint was deleted): its statuses as literals, so the pending index serves it under any plan. */
   async moveAllOfEndpoint(m: EntityManager, endpointId: string, transition: DeliveryTransition, at: Date): Promise<void> {
-    await m.query(`UPDATE webhook_deliveries SET status = $2, completed_at = $3 WHERE endpoint_id = $1 AND status = ANY ($4::text[])`, [
-      endpointId,
-      targetOf(DELIVERY_TRANSITIONS, transition),
-      at,
-      fromStatesOf(DELIVERY_TRANSITIONS, transition),
-    ]);
+    await m.query(
+      `UPDATE webhook_deliveries SET status = $2, completed_at = $3 WHERE endpoint_id = $1 AND status IN (${statusLiterals(fromStatesOf(DELIVERY_TRANSITIONS, transition))})`,
+      [endpointId, targetOf(DELIVERY_TRANSITIONS, transition), at],
+    );
   }
 }
 

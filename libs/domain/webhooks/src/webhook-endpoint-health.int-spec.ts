@@ -7,8 +7,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { recordAttempts } from './attempt-records.statement';
 import { EventsService } from './events.service';
+import { FAIL_BATCH } from './webhook-deliveries.repository';
 import type { AttemptHealth } from './webhook-endpoint-health.repository';
 import { WebhookDispatcher } from './webhook-dispatcher.service';
 import { REPLAY_BATCH, WebhookRecoveryService } from './webhook-recovery.service';
@@ -230,6 +232,61 @@ describe('webhook endpoint health: counters, disabling, enabling, replay', () =>
     await expect(recovery.enable(ctx, failing.reference)).rejects.toMatchObject({ code: 'invalid_state' });
     await expect(recovery.enable(await newTenant(), failing.reference)).rejects.toMatchObject({ code: 'webhook_not_found' });
     expect(await deliveryOf(failing.id, await emitCustomer(ctx))).toMatchObject({ status: 'pending' });
+  });
+
+  it("fails a disabled endpoint's whole pending backlog in batches, found through the pending deliveries' index", async () => {
+    const ctx = await newTenant();
+    const { endpoint } = await webhooks.create(ctx, { url: `${url}?backlog`, events: ['customer.created'], webhookVersion: 'v1' });
+    const { endpoint: other } = await webhooks.create(ctx, { url: `${url}?other`, events: ['customer.created'], webhookVersion: 'v1' });
+    const backlog = 2 * FAIL_BATCH + 500;
+    const arrange = (endpointId: string, status: string, count: number) =>
+      dataSource.query(
+        `WITH ev AS (
+           INSERT INTO events (id, developer_id, mode, name, data, created_at)
+           SELECT 'evt_' || substr(md5(random()::text || g), 1, 24), $1, $2, 'customer.created', '{}'::jsonb, $5 FROM generate_series(1, $6::int) g
+           RETURNING id, created_at)
+         INSERT INTO webhook_deliveries (developer_id, mode, endpoint_id, event_id, status, attempts, next_attempt_at, created_at)
+         SELECT $1, $2, $3, ev.id, $4, 1, ev.created_at, ev.created_at FROM ev`,
+        [ctx.developerId, ctx.mode, endpointId, status, clock.now(), count],
+      );
+    await arrange(endpoint.id, 'pending', backlog);
+    await arrange(endpoint.id, 'delivered', 300);
+    await arrange(other.id, 'pending', 5);
+    await dataSource.query(`UPDATE webhook_endpoints SET consecutive_failed_deliveries = 5, failing_since = $2 WHERE id = $1`, [endpoint.id, new Date(clock.now().getTime() - 3 * DAY_MS)]);
+
+    const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+    let failing: Array<[string, unknown[]]>;
+    try {
+      const disabled = await inTransaction(dataSource, (m) => recovery.disableFailing(m, 50));
+      expect(disabled.map((d) => d.reference)).toContain(endpoint.reference);
+      failing = query.mock.calls.filter(([sql]) => /^\s*UPDATE webhook_deliveries SET status/.test(sql)).map(([sql, params]): [string, unknown[]] => [sql, params ?? []]);
+    } finally {
+      query.mockRestore();
+    }
+    const counts = (endpointId: string) =>
+      dataSource.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status ORDER BY status`, [endpointId]);
+    expect(await counts(endpoint.id)).toEqual([
+      { status: 'delivered', n: 300 },
+      { status: 'failed', n: backlog },
+    ]);
+    expect(await counts(other.id)).toEqual([{ status: 'pending', n: 5 }]);
+    // Three batches; each, planned without its values (as a prepared statement would be), can read the pending index.
+    expect(failing).toHaveLength(3);
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query(`SET plan_cache_mode = force_generic_plan`);
+      await runner.query(`SET enable_seqscan = off`);
+      await runner.query(`PREPARE fail_backlog AS ${failing[0][0]}`);
+      const plan = ((await runner.query(`EXPLAIN EXECUTE fail_backlog('${endpoint.id}', 'failed', '${clock.now().toISOString()}')`)) as Array<{ 'QUERY PLAN': string }>)
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan).toContain('webhook_deliveries_due');
+    } finally {
+      await runner.query(`DEALLOCATE fail_backlog`);
+      await runner.query(`RESET plan_cache_mode`);
+      await runner.query(`RESET enable_seqscan`);
+      await runner.release();
+    }
   });
 
   it('two scans at once disable an endpoint once, with one event', async () => {
