@@ -6,7 +6,7 @@ import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { confirmedPayment } from '@gateway/domain/payments/testing';
 import type { ProviderDispute } from '@gateway/provider';
 import { Amount, ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, genericPlan, testConfig } from '@gateway/platform/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
@@ -122,21 +122,6 @@ describe('DisputeOutcomesService (exactly once)', () => {
     }
     const [sql, params] = scan ?? [];
     expect(sql).toBeDefined();
-    // A prepared statement planned without its values, as a driver that prepares it would have it.
-    const text = (value: unknown): string => (value instanceof Date ? value.toISOString() : Array.isArray(value) ? `{${value.map(text).join(',')}}` : String(value));
-    const literal = (value: unknown) => `'${text(value).replace(/'/g, "''")}'`;
-    const runner = dataSource.createQueryRunner();
-    try {
-      await runner.query(`SET plan_cache_mode = force_generic_plan`);
-      await runner.query(`PREPARE overdue_scan AS ${sql}`);
-      const plan = ((await runner.query(`EXPLAIN EXECUTE overdue_scan(${params?.map(literal).join(', ')})`)) as Array<{ 'QUERY PLAN': string }>)
-        .map((row) => row['QUERY PLAN'])
-        .join('\n');
-      expect(plan).toContain('disputes_open_due');
-    } finally {
-      await runner.query(`DEALLOCATE overdue_scan`);
-      await runner.query(`RESET plan_cache_mode`);
-      await runner.release();
-    }
+    expect(await genericPlan(dataSource, sql ?? '', params ?? [])).toContain('disputes_open_due');
   });
 });

@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { CustomerEventData, WebhookResponse } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, genericPlan, testConfig } from '@gateway/platform/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -270,23 +270,10 @@ describe('webhook endpoint health: counters, disabling, enabling, replay', () =>
       { status: 'failed', n: backlog },
     ]);
     expect(await counts(other.id)).toEqual([{ status: 'pending', n: 5 }]);
-    // Three batches; each, planned without its values (as a prepared statement would be), can read the pending index.
+    // Three batches of one statement which, planned without its values (as a prepared statement would be), can read the pending index.
     expect(failing).toHaveLength(3);
-    const runner = dataSource.createQueryRunner();
-    try {
-      await runner.query(`SET plan_cache_mode = force_generic_plan`);
-      await runner.query(`SET enable_seqscan = off`);
-      await runner.query(`PREPARE fail_backlog AS ${failing[0][0]}`);
-      const plan = ((await runner.query(`EXPLAIN EXECUTE fail_backlog('${endpoint.id}', 'failed', '${clock.now().toISOString()}')`)) as Array<{ 'QUERY PLAN': string }>)
-        .map((row) => row['QUERY PLAN'])
-        .join('\n');
-      expect(plan).toContain('webhook_deliveries_due');
-    } finally {
-      await runner.query(`DEALLOCATE fail_backlog`);
-      await runner.query(`RESET plan_cache_mode`);
-      await runner.query(`RESET enable_seqscan`);
-      await runner.release();
-    }
+    const plan = await genericPlan(dataSource, failing[0][0], failing[0][1], { enable_seqscan: 'off' });
+    expect(plan).toContain('webhook_deliveries_due');
   });
 
   it('two scans at once disable an endpoint once, with one event', async () => {
