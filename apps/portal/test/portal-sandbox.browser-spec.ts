@@ -252,7 +252,13 @@ describe('portal sandbox and settings pages in a browser, against the real API',
     const dialog = page.getByRole('dialog', { name: 'Switch to live mode' });
     await dialog.getByLabel('Authentication code').fill(nextCode(totpSecret));
     await dialog.getByRole('button', { name: 'Switch to live' }).click();
-    await dialog.getByText('Live mode is not enabled for this account yet').waitFor();
+    // A failure says what the dialog showed instead (a refused code, another error).
+    await dialog
+      .getByText('Live mode is not enabled for this account yet')
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nThe dialog said: ${await dialog.innerText().catch(() => '(gone)')}`);
+      });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     await checkPage(page, 'settings');

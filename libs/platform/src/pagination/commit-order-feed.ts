@@ -75,22 +75,26 @@ export interface FeedStatement {
  * null when nothing was found). The table needs an index on (tenant columns…, feed_txid, feed_seq).
  */
 export function feedReadSql(statement: FeedStatement, after: FeedPosition, limit: number, bind: (value: unknown) => string): string {
-  const where = [
-    ...statement.where,
-    'feed_txid IS NOT NULL',
-    `(feed_txid, feed_seq) > (${bind(after.txid.toString())}::xid8, ${bind(after.seq.toString())}::bigint)`,
-    'feed_txid < horizon.xmin',
-  ];
+  const txid = `${bind(after.txid.toString())}::xid8`;
+  const seq = `${bind(after.seq.toString())}::bigint`;
+  const where = [...statement.where, 'feed_txid IS NOT NULL', 'feed_txid < horizon.xmin'];
   const { table, oneOf } = statement;
   const pageSize = bind(limit + 1);
   const ordered = `ORDER BY ${table}.feed_txid, ${table}.feed_seq LIMIT ${pageSize}`;
   // The table's name stays the rows' qualifier either way (the text positions' aliases shadow the columns).
+  // With oneOf, the position is compared with the value in front: the same bound, which only the
+  // value's own index range can serve. Left as (feed_txid, feed_seq) > …, it bounds the feed index
+  // too, and an estimate that few rows follow the position (a position past the statistics' last
+  // sample: every position newer than the last ANALYZE) made PostgreSQL read that index after the
+  // position, every event of every name, and keep the value's.
   const rows = oneOf
     ? `unnest(${oneOf.values}::text[]) AS wanted(value)
          CROSS JOIN LATERAL (
-           SELECT * FROM ${table} WHERE ${[...where, `${oneOf.column} = wanted.value`].join(' AND ')} ${ordered}
+           SELECT * FROM ${table}
+            WHERE ${[...where, `${oneOf.column} = wanted.value`, `(${oneOf.column}, feed_txid, feed_seq) > (wanted.value, ${txid}, ${seq})`].join(' AND ')}
+            ${ordered}
          ) ${table}`
-    : `${table} WHERE ${where.join(' AND ')}`;
+    : `${table} WHERE ${[...where, `(feed_txid, feed_seq) > (${txid}, ${seq})`].join(' AND ')}`;
   return `
     WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
     SELECT horizon.xmin::text AS feed_horizon, page.*
