@@ -52,15 +52,15 @@ export function renderError(error: unknown, requestId: string, logger: Logger): 
   if (error instanceof InvalidAmountError) {
     return envelope('validation_error', 'The amount is not valid.', { amount: [error.message] });
   }
-  // The database restarting or unreachable, or a transaction that kept colliding after its
-  // retries (inTransaction): nothing was committed and the same request may succeed in a moment,
-  // so a 503 the client can retry with the same Idempotency-Key — not a 500, which reads as a bug.
   // A statement stopped by DATABASE_STATEMENT_TIMEOUT_MS (a wait behind a lock, a query gone
-  // wrong): its transaction rolled back whole, so it is a 503 to retry too, told apart in the log.
+  // wrong): its transaction rolled back whole, so it is a 503 to retry, told apart in the log.
   if (isStatementCanceledError(error)) {
     logger.warn(`Statement cancelled for request ${requestId}: ${error instanceof Error ? error.message : String(error)}`);
     return envelope('service_unavailable', STATEMENT_TIMEOUT_MESSAGE);
   }
+  // The database restarting or unreachable, or a transaction that kept colliding after its
+  // retries (inTransaction): nothing was committed and the same request may succeed in a moment,
+  // so a 503 the client can retry with the same Idempotency-Key — not a 500, which reads as a bug.
   if (isDatabaseUnavailableError(error)) {
     logger.warn(`Database unavailable for request ${requestId}: ${error instanceof Error ? error.message : String(error)}`);
     return envelope('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);

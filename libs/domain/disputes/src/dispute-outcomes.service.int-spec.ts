@@ -6,10 +6,9 @@ import { assertLedgerInvariants } from '@gateway/domain/ledger/testing';
 import { confirmedPayment } from '@gateway/domain/payments/testing';
 import type { ProviderDispute } from '@gateway/provider';
 import { Amount, ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, genericPlan, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, genericPlan, statementsRun, testConfig } from '@gateway/platform/testing';
 import { randomInt, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { DisputeOutcomesService } from './dispute-outcomes.service';
 import { DisputesModule } from './disputes.module';
 import { DisputesService } from './disputes.service';
@@ -112,15 +111,7 @@ describe('DisputeOutcomesService (exactly once)', () => {
   });
 
   it("the deadline scan's statement reads the open disputes' due index, even under a generic plan", async () => {
-    const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-    let scan: [string, unknown[]] | undefined;
-    try {
-      await app.get(DisputesService).expireOverdue(100);
-      scan = query.mock.calls.map(([text, parameters]): [string, unknown[]] => [text, parameters ?? []]).find(([text]) => text.includes('FROM "disputes"'));
-    } finally {
-      query.mockRestore();
-    }
-    const [sql, params] = scan ?? [];
+    const [[sql, params] = []] = await statementsRun(() => app.get(DisputesService).expireOverdue(100), (text) => text.includes('FROM "disputes"'));
     expect(sql).toBeDefined();
     expect(await genericPlan(dataSource, sql ?? '', params ?? [])).toContain('disputes_open_due');
   });

@@ -3,10 +3,9 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { CustomersService } from '@gateway/domain/customers';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext } from '@gateway/platform';
-import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, statementsRun, testConfig } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { InvoicesModule } from './invoices.module';
 import { InvoicesRepository } from './invoices.repository';
 
@@ -99,14 +98,7 @@ describe('InvoicesRepository.list by due date', () => {
 
   /** Runs the list's statements again under EXPLAIN ANALYZE: the indexes they read and the invoices their scans returned and threw away. */
   async function rowsRead(list: () => Promise<unknown>): Promise<{ indexes: string[]; returned: number; removedByFilter: number }> {
-    const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-    let statements: Array<[string, unknown[] | undefined]>;
-    try {
-      await list();
-      statements = query.mock.calls.filter(([sql]) => sql.includes('"invoices"')) as Array<[string, unknown[] | undefined]>;
-    } finally {
-      query.mockRestore();
-    }
+    const statements = await statementsRun(list, (sql) => sql.includes('"invoices"'));
     const read = { indexes: new Set<string>(), returned: 0, removedByFilter: 0 };
     const visit = (node: PlanNode) => {
       if (node['Relation Name'] === 'invoices') {

@@ -287,12 +287,11 @@ export class WebhookDeliveriesRepository {
   async failPendingOfDisabledEndpoint(m: EntityManager, endpointId: string, at: Date): Promise<void> {
     let failed: number;
     do {
-      const [, affected] = (await m.query(
+      [, failed] = (await m.query(
         `UPDATE webhook_deliveries SET status = $2, completed_at = $3
           WHERE id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status IN (${FAILING_FROM}) LIMIT ${FAIL_BATCH} FOR UPDATE SKIP LOCKED)`,
         [endpointId, targetOf(DELIVERY_TRANSITIONS, 'fail'), at],
       )) as [unknown[], number];
-      failed = affected;
     } while (failed === FAIL_BATCH);
   }
 

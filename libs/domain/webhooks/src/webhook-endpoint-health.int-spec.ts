@@ -2,12 +2,11 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { CustomerEventData, WebhookResponse } from '@gateway/contracts';
 import { DevelopersModule, DevelopersService } from '@gateway/domain/developers';
 import { ConfigModule, type DeveloperContext, inTransaction, type ManualClock } from '@gateway/platform';
-import { createDomainTestContext, genericPlan, testConfig } from '@gateway/platform/testing';
+import { createDomainTestContext, genericPlan, statementsRun, testConfig } from '@gateway/platform/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { recordAttempts } from './attempt-records.statement';
 import { EventsService } from './events.service';
 import { FAIL_BATCH } from './webhook-deliveries.repository';
@@ -254,15 +253,10 @@ describe('webhook endpoint health: counters, disabling, enabling, replay', () =>
     await arrange(other.id, 'pending', 5);
     await dataSource.query(`UPDATE webhook_endpoints SET consecutive_failed_deliveries = 5, failing_since = $2 WHERE id = $1`, [endpoint.id, new Date(clock.now().getTime() - 3 * DAY_MS)]);
 
-    const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-    let failing: Array<[string, unknown[]]>;
-    try {
-      const disabled = await inTransaction(dataSource, (m) => recovery.disableFailing(m, 50));
-      expect(disabled.map((d) => d.reference)).toContain(endpoint.reference);
-      failing = query.mock.calls.filter(([sql]) => /^\s*UPDATE webhook_deliveries SET status/.test(sql)).map(([sql, params]): [string, unknown[]] => [sql, params ?? []]);
-    } finally {
-      query.mockRestore();
-    }
+    const failing = await statementsRun(
+      async () => expect((await inTransaction(dataSource, (m) => recovery.disableFailing(m, 50))).map((d) => d.reference)).toContain(endpoint.reference),
+      (sql) => /^\s*UPDATE webhook_deliveries SET status/.test(sql),
+    );
     const counts = (endpointId: string) =>
       dataSource.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status ORDER BY status`, [endpointId]);
     expect(await counts(endpoint.id)).toEqual([

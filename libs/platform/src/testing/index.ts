@@ -4,4 +4,4 @@ export * from './domain-context';
 export * from './test-redis';
 export * from './wait-for';
 export * from './refusal';
-export * from './generic-plan';
+export * from './statements';

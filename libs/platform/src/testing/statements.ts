@@ -1,4 +1,16 @@
 import type { DataSource } from 'typeorm';
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+
+/** The statements (text and values) `run` sent through TypeORM whose text `matching` accepts, in the order sent. */
+export async function statementsRun(run: () => Promise<unknown>, matching: (sql: string) => boolean): Promise<Array<[string, unknown[]]>> {
+  const query = jest.spyOn(PostgresQueryRunner.prototype, 'query');
+  try {
+    await run();
+    return query.mock.calls.filter(([sql]) => matching(sql)).map(([sql, params]): [string, unknown[]] => [sql, params ?? []]);
+  } finally {
+    query.mockRestore();
+  }
+}
 
 /**
  * The plan PostgreSQL uses for `sql` once it plans it without its values, as it does for a prepared
