@@ -1,12 +1,10 @@
-import { Amount, dataSourceOptions, type DeveloperContext, inTransaction, ManualClock } from '@gateway/platform';
-import { createTestDatabase, dropTestDatabase } from '@gateway/platform/testing';
+import { Amount, type DeveloperContext, inTransaction } from '@gateway/platform';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { LedgerChainRepository } from './ledger-chain.repository';
-import { LedgerRepository } from './ledger.repository';
-import { LedgerService } from './ledger.service';
+import type { DataSource } from 'typeorm';
+import type { LedgerService } from './ledger.service';
 import { paymentSuccessLines, refundLines } from './posting-lines';
 import { assertLedgerInvariants } from './testing';
+import { type LedgerOfItsOwn, ledgerOfItsOwn } from './testing/ledger-of-its-own';
 
 const MIGRATION = 'ChainLedgerEntries1764002800000';
 
@@ -16,24 +14,16 @@ const MIGRATION = 'ChainLedgerEntries1764002800000';
  * file may wait behind.
  */
 describe('chaining existing entries (migration ChainLedgerEntries)', () => {
-  let url: string;
+  let own: LedgerOfItsOwn;
   let db: DataSource;
   let ledger: LedgerService;
+  const developer = () => own.developer();
 
   beforeAll(async () => {
-    url = await createTestDatabase('ledger_chain_migration');
-    db = await new DataSource(dataSourceOptions(url, { size: 4 })).initialize();
-    ledger = new LedgerService(new LedgerRepository(), new LedgerChainRepository(), new ManualClock(new Date()), db);
+    own = await ledgerOfItsOwn('ledger_chain_migration');
+    ({ db, ledger } = own);
   }, 60_000); // a migrated database of its own: slow on a busy machine
-  afterAll(async () => {
-    await db?.destroy();
-    if (url) await dropTestDatabase(url);
-  }, 30_000);
-
-  async function developer(): Promise<DeveloperContext> {
-    const [{ id }] = await db.query(`INSERT INTO developers (email, name) VALUES ($1, 'M') RETURNING id`, [`chain-migration-${randomUUID()}@example.com`]);
-    return { developerId: id, mode: 'test' };
-  }
+  afterAll(() => own?.close(), 30_000);
 
   /** A posting as the ledger wrote them before the chain: no chain columns, entries in line order. */
   async function legacyPosting(ctx: DeveloperContext, currency: string, lines: Array<[account: string, bucket: string | null, amount: string, description: string]>): Promise<void> {

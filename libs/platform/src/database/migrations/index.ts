@@ -47,6 +47,7 @@ import { DrainWebhookDeliveryJobs1764003500000 } from './1764003500000-DrainWebh
 import { ReferenceParentsWithinTheTenant1764003600000 } from './1764003600000-ReferenceParentsWithinTheTenant';
 import { IndexDueScans1764003750000 } from './1764003750000-IndexDueScans';
 import { IndexRemainingListFilters1764003800000 } from './1764003800000-IndexRemainingListFilters';
+import { IndexWalletLinesOnly1764003900000 } from './1764003900000-IndexWalletLinesOnly';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   ReferenceParentsWithinTheTenant1764003600000,
   IndexDueScans1764003750000,
   IndexRemainingListFilters1764003800000,
+  IndexWalletLinesOnly1764003900000,
 ];
