@@ -9,8 +9,8 @@ import { assertLedgerInvariants } from './testing';
 import { type LedgerOfItsOwn, ledgerOfItsOwn } from './testing/ledger-of-its-own';
 
 const MIGRATION = 'IndexWalletLinesOnly1764003900000';
-const WALLET_INDEXES = ['ledger_entries_wallet_listing', 'ledger_entries_wallet_type_listing', 'ledger_entries_wallet_reference', 'ledger_entries_wallet_posting'];
-const REPLACED = ['ledger_entries_listing', 'ledger_entries_type_listing', 'ledger_entries_reference', 'ledger_entries_posting'];
+const WALLET_INDEXES = ['ledger_entries_wallet_listing', 'ledger_entries_wallet_type_listing', 'ledger_entries_wallet_reference', 'ledger_entries_wallet_posting', 'ledger_entries_wallet_type_time'];
+const REPLACED = ['ledger_entries_listing', 'ledger_entries_type_listing', 'ledger_entries_reference', 'ledger_entries_posting', 'ledger_entries_wallet_time'];
 
 /**
  * The wallet list's indexes hold wallet lines only (migration IndexWalletLinesOnly), built over
@@ -18,7 +18,9 @@ const REPLACED = ['ledger_entries_listing', 'ledger_entries_type_listing', 'ledg
  * other transaction on the table, and the index counts need a table no other file writes.
  */
 describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', () => {
+  // Each success moves the clock a minute on: the merchant's are posted at 12:01, 12:02, 12:03 and 12:04.
   const clock = new ManualClock(new Date('2026-03-01T12:00:00Z'));
+  const SINCE = new Date('2026-03-01T12:02:30Z');
   let own: LedgerOfItsOwn;
   let db: DataSource;
   let ledger: LedgerService;
@@ -46,6 +48,8 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
       usd: await ids({ currency: 'USD' }),
       reference: await ids({ reference: 'PAY_wallet_2' }),
       refunds: await ids({ type: 'debit', currency: 'NGN' }),
+      since: await ids({ from: SINCE }),
+      feesSince: await ids({ type: 'fee', from: SINCE }),
       request: (await ledger.entriesForRequest(ctx, requestId)).map((e) => e.id),
     };
   }
@@ -76,6 +80,9 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
       expect(before.reference).toHaveLength(3);
       expect(before.refunds).toHaveLength(1);
       expect(before.request).toHaveLength(3);
+      // The third NGN success, the USD one and the refund were posted after SINCE.
+      expect(before.since).toHaveLength(3 + 3 + 1);
+      expect(before.feesSince).toHaveLength(2 + 2);
 
       await migration.up(runner);
 
@@ -107,7 +114,16 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
     for (let i = 0; i < 50; i++) await success(merchant, '10', `PAY_wallet_many_${i}`);
     await success({ ...merchant, requestId: 'req_wallet_indexes_plan' }, '10', 'PAY_wallet_plan');
     await db.query('ANALYZE ledger_entries');
-    const filters: Array<Omit<LedgerEntryFilter, 'limit'>> = [{}, { type: 'fee' }, { currency: 'NGN' }, { type: 'credit', currency: 'NGN' }, { reference: 'PAY_wallet_plan' }];
+    const yearAgo = new Date(clock.now().getTime() - 365 * 86_400_000);
+    const filters: Array<Omit<LedgerEntryFilter, 'limit'>> = [
+      {},
+      { type: 'fee' },
+      { currency: 'NGN' },
+      { type: 'credit', currency: 'NGN' },
+      { reference: 'PAY_wallet_plan' },
+      { from: yearAgo },
+      { type: 'debit', from: yearAgo },
+    ];
     const sent = await statementsRun(
       async () => {
         for (const filter of filters) await ledger.listEntries(merchant, { limit: 20, ...filter });
@@ -119,7 +135,7 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
     for (const [sql, params] of sent) {
       // Sequential scans off: the test's table is small, and the question is which index it can read.
       const plan = await genericPlan(db, sql, params, { enable_seqscan: 'off' });
-      expect(plan).toMatch(/ledger_entries_wallet_(listing|type_listing|reference|posting)/);
+      expect(plan).toMatch(/ledger_entries_wallet_(listing|type_listing|reference|posting|type_time)/);
       expect(plan).not.toMatch(/Seq Scan on ledger_entries/);
     }
   });

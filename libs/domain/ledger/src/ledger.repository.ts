@@ -281,9 +281,10 @@ export class LedgerRepository {
   /**
    * The merchant's wallet lines, newest first, keyset-paginated on seq. Without a currency filter
    * each currency is read through its own index range and the results merged, so a page never
-   * sorts the merchant's whole history. A time range is read through ledger_entries_wallet_time
-   * instead (migration IndexWalletEntriesByTime): `seq` order is not `created_at` order, so the
-   * range's entries are asked highest seq first of the index that holds both.
+   * sorts the merchant's whole history. A time range is read through ledger_entries_wallet_type_time
+   * instead (migrations IndexWalletEntriesByTime, IndexWalletLinesOnly): `seq` order is not
+   * `created_at` order, so the range's entries (of the type, when one is asked) are asked highest
+   * seq first of the index that holds both.
    * @throws validation_error for a cursor this list did not issue
    */
   async listWalletEntries(manager: EntityManager, ctx: DeveloperContext, filter: LedgerEntryFilter): Promise<Page<LedgerEntryView>> {

@@ -10,6 +10,12 @@ import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './onl
  * their keys. The chain's index (ledger_entries_chain) keeps every line: the verifier walks all
  * accounts.
  *
+ * The time range's GiST index (IndexWalletEntriesByTime) gains the entry type before the time: a
+ * type with a wide range (`type=debit&from=` a year back) read the range's entries nearest first
+ * and kept the type's, every entry of the year when the type has few or none (0.9 s and 4.3 s at
+ * 10,000,000 entries, docs/benchmarks.md). With the type in it a scan skips the other types'
+ * subtrees; a range alone visits each type's subtrees of the range, a few more pages.
+ *
  * Online, so it runs outside a transaction: each new index is built CONCURRENTLY before the one it
  * replaces is dropped, and writes go on meanwhile.
  */
@@ -37,6 +43,11 @@ const INDEXES: OnlineIndex[] = [
     name: 'ledger_entries_wallet_posting',
     definition: `ledger_entries (posting_id) ${WALLET}`,
     replaces: { name: 'ledger_entries_posting', definition: 'ledger_entries (posting_id)' },
+  },
+  {
+    name: 'ledger_entries_wallet_type_time',
+    definition: `ledger_entries USING gist (developer_id, mode, currency, entry_type, created_at, seq) ${WALLET}`,
+    replaces: { name: 'ledger_entries_wallet_time', definition: `ledger_entries USING gist (developer_id, mode, currency, created_at, seq) ${WALLET}` },
   },
 ];
 
