@@ -162,7 +162,8 @@ function cases(): Case[] {
     { list: 'ledger', filter: 'reference (none)', path: '/api/v1/wallet/ledger?reference=PAY-bench-none' },
     { list: 'ledger', filter: 'reference (one)', path: '/api/v1/wallet/ledger?reference=PAY-bench-7' },
     { list: 'ledger', filter: 'from/to, a day a year ago', path: `/api/v1/wallet/ledger?from=${day(360)}&to=${day(359)}` },
-    // A type and a time range together: the range is read through its GiST index, the type through its B-tree.
+    // A time range is read through the GiST index of the type and the time: with a type, its subtrees only.
+    { list: 'ledger', filter: `from, the last year, ${DEEP_ROWS} rows deep`, path: `/api/v1/wallet/ledger?from=${day(365)}`, deep: true },
     { list: 'ledger', filter: 'type=debit (few), the last year', path: `/api/v1/wallet/ledger?type=debit&from=${day(365)}` },
     { list: 'ledger', filter: 'type=settlement (none), the last year', path: `/api/v1/wallet/ledger?type=settlement&from=${day(365)}` },
     { list: 'ledger', filter: 'type=debit (few), a day a year ago', path: `/api/v1/wallet/ledger?type=debit&from=${day(360)}&to=${day(359)}` },
