@@ -203,6 +203,8 @@ describe('wallet balance and ledger', () => {
     expect(await pages(range, 1)).toEqual(inRange.map((reference) => [reference]));
     expect(await pages(`${range}&currency=NGN&type=credit`, 2)).toEqual([inRange.slice(0, 2), inRange.slice(2)]);
     expect(await pages(`${range}&currency=USD`, 20)).toEqual([[]]);
+    // A type none of the range's entries has: one empty page.
+    expect(await pages(`${range}&type=debit`, 20)).toEqual([[]]);
     expect(await pages('from=2025-06-01T12:00:00.001Z', 20)).toEqual([['PAY_next_day', 'PAY_just_after']]);
     expect(await pages('to=2025-06-01T09:59:59.999Z', 20)).toEqual([['PAY_just_before']]);
   });

@@ -41,11 +41,9 @@ describe('chaining existing entries (migration ChainLedgerEntries)', () => {
   }
 
   it('chains each wallet’s existing entries in seq order, creates missing wallets, and new postings continue the chains', async () => {
-    const migration = db.migrations.find((m) => m.name === MIGRATION);
-    if (!migration) throw new Error('the migration is not registered');
-    const runner = db.createQueryRunner();
+    const migration = own.migration(MIGRATION);
     try {
-      await migration.down(runner);
+      await migration.down();
       const merchant = await developer();
       const other = await developer();
       await db.query(`INSERT INTO wallets (developer_id, mode, currency) VALUES ($1, 'test', 'NGN'), ($2, 'test', 'NGN')`, [merchant.developerId, other.developerId]);
@@ -69,7 +67,7 @@ describe('chaining existing entries (migration ChainLedgerEntries)', () => {
           SELECT w.id, sum(e.amount) AS total FROM ledger_entries e JOIN wallets w USING (developer_id, mode, currency) WHERE e.account = 'wallet' GROUP BY w.id
         ) t WHERE s.wallet_id = t.id AND s.slot = 4`);
 
-      await migration.up(runner);
+      await migration.up();
 
       expect(await ledger.verifyChains(merchant)).toEqual({ verified: true, currency: null, entriesChecked: 12, chains: 32, firstBroken: null });
       expect(await ledger.verifyChains(other, 'NGN')).toMatchObject({ verified: true, entriesChecked: 10 });
@@ -92,12 +90,12 @@ describe('chaining existing entries (migration ChainLedgerEntries)', () => {
       await assertLedgerInvariants(db);
 
       // And back down: the columns and functions go, the entries stay.
-      await migration.down(runner);
+      await migration.down();
       expect(await db.query(`SELECT count(*)::int AS n FROM ledger_entries WHERE developer_id = $1`, [merchant.developerId])).toEqual([{ n: 18 }]);
-      await migration.up(runner);
+      await migration.up();
       expect(await ledger.verifyChains(merchant)).toMatchObject({ verified: true, entriesChecked: 18 });
     } finally {
-      await runner.release();
+      await migration.release();
     }
   }, 30_000);
 });

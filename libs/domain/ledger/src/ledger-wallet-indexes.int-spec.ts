@@ -61,11 +61,9 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
   }
 
   it('builds them over existing lines without the system lines, and every wallet list answers as before', async () => {
-    const migration = db.migrations.find((m) => m.name === MIGRATION);
-    if (!migration) throw new Error('the migration is not registered');
-    const runner = db.createQueryRunner();
+    const migration = own.migration(MIGRATION);
     try {
-      await migration.down(runner);
+      await migration.down();
       const merchant = await developer();
       const other = await developer();
       const requestId = 'req_wallet_indexes_1';
@@ -84,7 +82,7 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
       expect(before.since).toHaveLength(3 + 3 + 1);
       expect(before.feesSince).toHaveLength(2 + 2);
 
-      await migration.up(runner);
+      await migration.up();
 
       const [{ wallet, total }] = await db.query(`SELECT count(*) FILTER (WHERE account = 'wallet')::int AS wallet, count(*)::int AS total FROM ledger_entries`);
       expect([wallet, total]).toEqual([5 * 3 + 1, 5 * 6 + 2]);
@@ -101,8 +99,8 @@ describe('wallet-only indexes of the ledger (migration IndexWalletLinesOnly)', (
       await assertLedgerInvariants(db);
     } finally {
       // Every step of it can run again: the next test reads the migrated schema whatever happened here.
-      await migration.up(runner);
-      await runner.release();
+      await migration.up();
+      await migration.release();
     }
   }, 60_000);
 

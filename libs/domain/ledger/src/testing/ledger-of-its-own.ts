@@ -16,6 +16,8 @@ export interface LedgerOfItsOwn {
   ledger: LedgerService;
   /** A new developer account, test mode. */
   developer(): Promise<DeveloperContext>;
+  /** One registered migration, to take down and bring up again on a connection of its own; release it after. */
+  migration(name: string): { down(): Promise<void>; up(): Promise<void>; release(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -28,6 +30,12 @@ export async function ledgerOfItsOwn(name: string, clock = new ManualClock(new D
     async developer() {
       const [{ id }] = await db.query(`INSERT INTO developers (email, name) VALUES ($1, 'M') RETURNING id`, [`${name}-${randomUUID()}@example.com`]);
       return { developerId: id, mode: 'test' };
+    },
+    migration(name) {
+      const migration = db.migrations.find((m) => m.name === name);
+      if (!migration) throw new Error(`the migration ${name} is not registered`);
+      const runner = db.createQueryRunner();
+      return { down: () => migration.down(runner), up: () => migration.up(runner), release: () => runner.release() };
     },
     async close() {
       await db.destroy();
