@@ -28,33 +28,45 @@ describe('abandoning unpaid payments', () => {
   });
   afterAll(() => app?.close());
 
-  async function tenant(): Promise<{ ctx: DeveloperContext; customerId: string }> {
+  async function tenant(): Promise<{ ctx: DeveloperContext; customerId: string; cardId: string }> {
     const developer = await app.get(DevelopersService).create({ email: `abandon-${randomUUID()}@example.com`, name: 'Abandon' });
     const [customer] = (await dataSource.query(`INSERT INTO customers (developer_id, mode, reference, email) VALUES ($1, 'test', $2, 'c@example.com') RETURNING id`, [
       developer.id,
       `CUS_${randomUUID()}`,
     ])) as Array<{ id: string }>;
-    return { ctx: { developerId: developer.id, mode: 'test' }, customerId: customer.id };
+    const [card] = (await dataSource.query(
+      `INSERT INTO payment_authorizations (developer_id, mode, code, customer_id, email, provider_authorization_code, reusable, created_at)
+       VALUES ($1, 'test', $2, $3, 'c@example.com', $2, true, now()) RETURNING id`,
+      [developer.id, `AUTH_${randomUUID()}`, customer.id],
+    )) as Array<{ id: string }>;
+    return { ctx: { developerId: developer.id, mode: 'test' }, customerId: customer.id, cardId: card.id };
   }
 
-  /** `count` payments of the tenant made `hoursAgo`, one second apart (the first the oldest); their references. */
+  /**
+   * `count` payments of the tenant made `hoursAgo`, one second apart (the first the oldest); their
+   * references. A checkout by default; `savedCard`: a charge of the tenant's saved card, which has
+   * its card from the start and no checkout; `checkoutOpen: false`: a checkout whose link the
+   * provider never gave.
+   */
   async function insert(
-    owner: { ctx: DeveloperContext; customerId: string },
+    owner: { ctx: DeveloperContext; customerId: string; cardId: string },
     status: 'pending' | 'failed',
     hoursAgo: number,
-    options: { checkoutOpen?: boolean; count?: number } = {},
+    options: { savedCard?: boolean; checkoutOpen?: boolean; count?: number } = {},
   ): Promise<string[]> {
     const rows = (await dataSource.query(
-      `INSERT INTO payments (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, created_at, updated_at, provider_authorization_url)
-       SELECT $1, 'test', 'ABN_' || md5(random()::text), $2, $3, 'CUS', 'c@example.com', 1000, 'NGN', $4::timestamptz + i * interval '1 second', $4, $5
-         FROM generate_series(1, $6) i ORDER BY i
+      `INSERT INTO payments (developer_id, mode, reference, status, customer_id, customer_reference, email, amount, currency, created_at, updated_at,
+         provider_authorization_url, authorization_id)
+       SELECT $1, 'test', 'ABN_' || md5(random()::text), $2, $3, 'CUS', 'c@example.com', 1000, 'NGN', $4::timestamptz + i * interval '1 second', $4, $5, $6
+         FROM generate_series(1, $7) i ORDER BY i
        RETURNING reference`,
       [
         owner.ctx.developerId,
         status,
         owner.customerId,
         new Date(now.getTime() - hoursAgo * HOUR_MS),
-        options.checkoutOpen === false ? null : 'https://checkout.example.com/x',
+        options.savedCard || options.checkoutOpen === false ? null : 'https://checkout.example.com/x',
+        options.savedCard ? owner.cardId : null,
         options.count ?? 1,
       ],
     )) as Array<{ reference: string }>;
@@ -68,19 +80,27 @@ describe('abandoning unpaid payments', () => {
     return references.map((reference) => statuses.get(reference) ?? 'missing');
   }
 
-  it('takes at most the limit a call, oldest first: pending ones and declines on a checkout still open, never younger ones or a declined saved card', async () => {
+  it('takes at most the limit a call, oldest first: pending ones and declines on a checkout still open, never younger ones, a declined saved card or a checkout never opened', async () => {
     const owner = await tenant();
     const [oldest] = await insert(owner, 'pending', 30);
     const [declinedOpen] = await insert(owner, 'failed', 27);
-    const [declinedSavedCard] = await insert(owner, 'failed', 27.5, { checkoutOpen: false });
+    const [declinedSavedCard] = await insert(owner, 'failed', 27.5, { savedCard: true });
+    const [declinedWithoutCheckout] = await insert(owner, 'failed', 27.2, { checkoutOpen: false });
+    const [pendingSavedCard] = await insert(owner, 'pending', 26.5, { savedCard: true });
     const [pending] = await insert(owner, 'pending', 26);
     const [young] = await insert(owner, 'pending', 23);
 
     expect(await maintenance.abandonUnpaid(2, owner.ctx)).toBe(2);
-    expect(await statusesOf([oldest, declinedOpen, pending])).toEqual(['abandoned', 'abandoned', 'pending']);
-    expect(await maintenance.abandonUnpaid(2, owner.ctx)).toBe(1);
+    expect(await statusesOf([oldest, declinedOpen, pendingSavedCard])).toEqual(['abandoned', 'abandoned', 'pending']);
+    expect(await maintenance.abandonUnpaid(2, owner.ctx)).toBe(2);
     expect(await maintenance.abandonUnpaid(2, owner.ctx)).toBe(0);
-    expect(await statusesOf([pending, declinedSavedCard, young])).toEqual(['abandoned', 'failed', 'pending']);
+    expect(await statusesOf([pendingSavedCard, pending, declinedSavedCard, declinedWithoutCheckout, young])).toEqual([
+      'abandoned',
+      'abandoned',
+      'failed',
+      'failed',
+      'pending',
+    ]);
   });
 
   it(`goes through a backlog in transactions of at most ${ABANDON_BATCH} payments`, async () => {
@@ -113,7 +133,7 @@ describe('abandoning unpaid payments', () => {
     expect(await statusesOf([held])).toEqual(['abandoned']);
   });
 
-  it("reads the unpaid payments' own index, whose predicate is the transition's sources (the scan stays as cheap as the last day's payments)", async () => {
+  it("reads the abandonable payments' own index, whose predicate holds the transition's sources (the scan stays as cheap as the last day's payments)", async () => {
     expect(fromStatesOf(PAYMENT_TRANSITIONS, 'abandon')).toEqual(['pending', 'failed']);
     const plan = await dataSource.transaction(async (m) => {
       // Leave the planner no other way: if the predicate no longer matched the index's, it could not use it at all.
@@ -124,6 +144,6 @@ describe('abandoning unpaid payments', () => {
       ])) as Array<{ 'QUERY PLAN': string }>;
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     });
-    expect(plan).toContain('Index Scan using payments_unpaid_by_age on payments');
+    expect(plan).toContain('Index Scan using payments_abandonable_by_age on payments');
   });
 });

@@ -45,13 +45,24 @@ export interface PaymentSuccessChanges {
 }
 
 /**
+ * The predicate of the index payments_abandonable_by_age (migration KeepCheckoutLinkUpdatesHot):
+ * pending payments, and declined ones made without a saved card. A charge of a saved card, a
+ * scheduled charge and a capture carry their card from their insert, and never had a checkout; a
+ * checkout's card is known only once it is paid. It names no column the checkout link's update
+ * writes (the provider's access code and URL, updated_at), so that update stays a HOT update:
+ * naming the URL here made it write an entry into every index of the table
+ * (payment-checkout-link.int-spec.ts; docs/benchmarks.md, "The checkout link's update").
+ */
+const ABANDONABLE_PAYMENT = `status = 'pending' OR (status = 'failed' AND authorization_id IS NULL)`;
+
+/**
  * The payments the abandonment may take, PAYMENT_TRANSITIONS.abandon's sources written out:
  * pending ones, and declined ones while their checkout is still open (see checkoutIsOpen), since a
- * declined charge of a saved card is final. It is the predicate of the index payments_unpaid_by_age
- * (migration IndexDueScans), so the scan reads only these rows, by age; an integration
- * test checks that the scan still uses the index.
+ * declined charge of a saved card is final. Read through the index of ABANDONABLE_PAYMENT, by age
+ * (an integration test checks that the scan still uses it); the provider's URL is checked on the
+ * rows it finds.
  */
-export const UNPAID_PAYMENT = `status = 'pending' OR (status = 'failed' AND provider_authorization_url IS NOT NULL)`;
+export const UNPAID_PAYMENT = `(${ABANDONABLE_PAYMENT}) AND (status = 'pending' OR provider_authorization_url IS NOT NULL)`;
 
 // Hot paths (initialize, GET by reference, verify, the checkout link, callbacks) run prepared
 // statements on the driver: TypeORM's find, query builder and entity hydration cost more CPU per

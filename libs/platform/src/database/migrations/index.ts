@@ -48,6 +48,7 @@ import { ReferenceParentsWithinTheTenant1764003600000 } from './1764003600000-Re
 import { IndexDueScans1764003750000 } from './1764003750000-IndexDueScans';
 import { IndexRemainingListFilters1764003800000 } from './1764003800000-IndexRemainingListFilters';
 import { IndexWalletLinesOnly1764003900000 } from './1764003900000-IndexWalletLinesOnly';
+import { KeepCheckoutLinkUpdatesHot1764004000000 } from './1764004000000-KeepCheckoutLinkUpdatesHot';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   IndexDueScans1764003750000,
   IndexRemainingListFilters1764003800000,
   IndexWalletLinesOnly1764003900000,
+  KeepCheckoutLinkUpdatesHot1764004000000,
 ];
