@@ -49,6 +49,7 @@ import { IndexDueScans1764003750000 } from './1764003750000-IndexDueScans';
 import { IndexRemainingListFilters1764003800000 } from './1764003800000-IndexRemainingListFilters';
 import { IndexWalletLinesOnly1764003900000 } from './1764003900000-IndexWalletLinesOnly';
 import { KeepCheckoutLinkUpdatesHot1764004000000 } from './1764004000000-KeepCheckoutLinkUpdatesHot';
+import { DropUnreadRefundIndex1764004100000 } from './1764004100000-DropUnreadRefundIndex';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -103,4 +104,5 @@ export const MIGRATIONS = [
   IndexRemainingListFilters1764003800000,
   IndexWalletLinesOnly1764003900000,
   KeepCheckoutLinkUpdatesHot1764004000000,
+  DropUnreadRefundIndex1764004100000,
 ];
