@@ -31,6 +31,13 @@ describe('HTTP transport: envelopes, request ids, routing and body errors', () =
     expect(ids.has('client-chosen')).toBe(false);
   });
 
+  it('gives request ids in the order the requests came: the request log appends to its key instead of writing all over it', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await http(gateway.baseUrl, 'GET', '/health')).headers.get('x-request-id') as string);
+    expect(ids.every((id) => /^req_[0-9a-f]{32}$/.test(id))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('answers an unknown route with 404 not_found in the error envelope, with a request id', async () => {
     const res = await http(gateway.baseUrl, 'GET', '/api/v1/does-not-exist');
     expect(res.status).toBe(404);

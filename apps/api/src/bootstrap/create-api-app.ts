@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import fastifyCookie from '@fastify/cookie';
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { GatewayLogger } from '@gateway/platform';
 import { AppModule, type ApiModuleOptions } from '../app.module';
 import { parseIp } from '@gateway/domain/api-keys';
@@ -21,8 +21,11 @@ export async function createApiApp(options: ApiModuleOptions & { logger?: false 
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
-    // Every request gets our own unique id; a client-sent X-Request-Id is not trusted.
-    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    // Every request gets our own unique id; a client-sent X-Request-Id is not trusted. Ordered by
+    // time (a version-7 UUID's hex): request_logs' primary key then grows at its right edge, where
+    // random ids wrote into random pages of a week's index (ten times the WAL a row, and four times
+    // PostgreSQL's time, at 5,000,000 rows: docs/benchmarks.md, "Request ids in time order").
+    genReqId: () => `req_${timeOrderedUuid().replace(/-/g, '')}`,
     requestIdHeader: false,
     // X-Forwarded-For counts only when the socket peer is a configured trusted proxy.
     trustProxy: options.config.api.trustedProxies.length ? options.config.api.trustedProxies : false,
