@@ -6,8 +6,7 @@ import { requestFingerprint } from '@gateway/domain/idempotency';
 import { LedgerService, refundLines, refundReversalLines } from '@gateway/domain/ledger';
 import { isProviderRefusal, PaymentRefundBalanceService } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderRefund, type ProviderRefundNotice } from '@gateway/provider';
-import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, InvalidAmountError, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { allPages, Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, inTransaction, InvalidAmountError, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { RefundEntity } from './refund.entity';
 import { toRefundResponse } from './refund.mapper';
@@ -179,7 +178,7 @@ export class RefundsService {
       this.provider.capabilities(ctx.mode).require('refunds', reservation.currency);
       const now = this.clock.now();
       const refund: RefundEntity = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         developerId: ctx.developerId,
         mode: ctx.mode,
         reference: `RFD_${randomHex(10)}`,

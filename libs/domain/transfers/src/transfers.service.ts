@@ -5,8 +5,7 @@ import { LedgerService, payoutReturnLines, releaseReserveLines, reserveLines, se
 import { amountLimits, isProviderRefusal, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { TransferEntity } from './transfer.entity';
 import { toTransferResponse, type TransferView } from './transfer.mapper';
@@ -187,7 +186,7 @@ export class TransfersService {
     return inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const transfer: TransferEntity = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         developerId: ctx.developerId,
         mode: ctx.mode,
         // Lowercase and 16+ characters: Paystack's rule for transfer references.

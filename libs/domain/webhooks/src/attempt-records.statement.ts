@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { parameterCount, preparedStatement, runStatement, shiftParameters } from '@gateway/platform';
+import { parameterCount, preparedStatement, runStatement, shiftParameters, timeOrderedUuid } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { WebhookDeliveryLogEntity } from './webhook.entities';
 import { type LockedDelivery, lockedRowsParameters, WRITE_LOCKED_CTE } from './webhook-deliveries.repository';
@@ -31,7 +30,7 @@ export interface AttemptRecords {
 
 /** Writes the batch in the caller's transaction; answers each log as written, in the order given. */
 export async function recordAttempts(m: EntityManager, { logs, deliveries, health }: AttemptRecords): Promise<WebhookDeliveryLogEntity[]> {
-  const identified = logs.map((log) => ({ id: randomUUID(), ...log }));
+  const identified = logs.map((log) => ({ id: timeOrderedUuid(), ...log }));
   const { rows } = await runStatement<{ id: string; attempt: number }>(m, RECORD_ATTEMPTS, [
     ...numberedLogsParameters(identified),
     ...lockedRowsParameters(deliveries),

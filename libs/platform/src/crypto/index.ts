@@ -1,3 +1,4 @@
 export * from './hashing';
 export * from './encryption';
 export * from './random-hex';
+export * from './time-ordered-uuid';

@@ -50,6 +50,7 @@ import { IndexRemainingListFilters1764003800000 } from './1764003800000-IndexRem
 import { IndexWalletLinesOnly1764003900000 } from './1764003900000-IndexWalletLinesOnly';
 import { KeepCheckoutLinkUpdatesHot1764004000000 } from './1764004000000-KeepCheckoutLinkUpdatesHot';
 import { DropUnreadRefundIndex1764004100000 } from './1764004100000-DropUnreadRefundIndex';
+import { OrderNewIdsByTime1764004200000 } from './1764004200000-OrderNewIdsByTime';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -105,4 +106,5 @@ export const MIGRATIONS = [
   IndexWalletLinesOnly1764003900000,
   KeepCheckoutLinkUpdatesHot1764004000000,
   DropUnreadRefundIndex1764004100000,
+  OrderNewIdsByTime1764004200000,
 ];
