@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, type Page, type PageRequest } from '@gateway/platform';
+import { Clock, type Page, type PageRequest, timeOrderedUuid } from '@gateway/platform';
 import type { DeveloperChangeRecorder } from '@gateway/domain/developers';
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { AuditActor, AuditEntry, AuditEvent, AuditFilter } from './audit-event';
 import { auditOrder, AuditRepository, type AuditRow } from './audit.repository';
@@ -24,7 +23,7 @@ export class AuditService {
   /** Writes one row with the caller's manager (the action's own transaction). */
   async record(manager: EntityManager, entry: AuditEntry): Promise<void> {
     await this.events.insert(manager, {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       occurredAt: this.clock.now(),
       actorType: entry.actor.type,
       actorId: entry.actor.id,

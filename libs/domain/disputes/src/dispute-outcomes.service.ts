@@ -5,8 +5,7 @@ import { PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import type { ProviderDispute } from '@gateway/provider';
-import { Amount, Clock, type DeveloperContext, DomainError, inTransaction, randomHex, type ServingRequest, tenantOf } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { Amount, Clock, type DeveloperContext, DomainError, inTransaction, randomHex, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DisputeEntity } from './dispute.entity';
 import { toDisputeResponse } from './dispute.mapper';
@@ -95,7 +94,7 @@ export class DisputeOutcomesService {
     try {
       return await inTransaction(this.dataSource, async (manager) => {
         const dispute: DisputeEntity = {
-          id: randomUUID(),
+          id: timeOrderedUuid(),
           developerId: payment.developerId,
           mode,
           reference: `DSP_${randomHex(10)}`,

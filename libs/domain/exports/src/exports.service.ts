@@ -3,8 +3,7 @@ import type { ExportType } from '@gateway/contracts';
 import { DevelopersService } from '@gateway/domain/developers';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
-import { APP_CONFIG, type AppConfig, type DeveloperContext, DomainError, enqueueJob, inTransaction, type Page, type PageRequest, randomHex } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, type DeveloperContext, DomainError, enqueueJob, inTransaction, type Page, type PageRequest, randomHex, timeOrderedUuid } from '@gateway/platform';
 import type { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { ExportEntity, ExportFilters } from './export.entity';
@@ -66,7 +65,7 @@ export class ExportsService {
     const notifyEmail = requester.kind === 'user' ? requester.email : (await this.developers.get(ctx.developerId)).email;
     const now = await this.testClocks.now(ctx);
     const row: ExportEntity = {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       reference: `exp_${randomHex(10)}`,

@@ -4,8 +4,8 @@ import { CustomersService } from '@gateway/domain/customers';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { PaymentProvider } from '@gateway/provider';
-import { allPages, Amount, APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE } from '@gateway/platform';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { allPages, Amount, APP_CONFIG, type AppConfig, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, timeOrderedUuid } from '@gateway/platform';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dueDateProblem, utcDate } from './invoice-dates';
 import type { InvoiceEntity } from './invoice.entity';
@@ -49,7 +49,7 @@ export class InvoicesService {
     const { lineItems, total } = await this.checkedDraft(ctx, { dueDate: input.dueDate, currency, lineItems: input.lineItems });
     const now = await this.testClocks.now(ctx);
     return this.repository.insert({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       reference: `INV_${randomHex(10)}`,

@@ -21,8 +21,8 @@ import {
   READ_THROUGH_PAGE_SIZE,
   type ServingRequest,
   tenantOf,
+  timeOrderedUuid,
 } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { SettlementDecisionEntity } from './settlement-decision.entity';
 import type { SettlementEntity } from './settlement.entity';
@@ -136,7 +136,7 @@ export class SettlementsService {
     const settlement = await inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const row: SettlementEntity = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         developerId: developer.id,
         mode: 'live',
         reference: `${SETTLEMENT_REFERENCE_PREFIX}${randomHex(12)}`,
@@ -304,7 +304,7 @@ function actingRequest(actor: SettlementActor): ServingRequest | undefined {
 }
 
 function decision(settlementId: string, userId: string | null, kind: 'approve' | 'reject', ip: string | null, reason: string | null, at: Date): SettlementDecisionEntity {
-  return { id: randomUUID(), settlementId, userId, decision: kind, ip, reason, createdAt: at };
+  return { id: timeOrderedUuid(), settlementId, userId, decision: kind, ip, reason, createdAt: at };
 }
 
 /** Whether `amount` is at most the configured limit (none configured: nothing is). */

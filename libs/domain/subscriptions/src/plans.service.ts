@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PlanInterval } from '@gateway/contracts';
 import { amountLimits, parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
-import { APP_CONFIG, type AppConfig, checkAmount, Clock, type DeveloperContext, DomainError, type Page, randomHex } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { APP_CONFIG, type AppConfig, checkAmount, Clock, type DeveloperContext, DomainError, type Page, randomHex, timeOrderedUuid } from '@gateway/platform';
 import type { EntityManager } from 'typeorm';
 import type { PlanEntity } from './plan.entity';
 import { type PlanListFilter, PlansRepository } from './plans.repository';
@@ -46,7 +45,7 @@ export class PlansService {
     this.provider.capabilities(ctx.mode).require('payments', currency);
     const now = this.clock.now();
     return this.repository.insert({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       publicId: `PLN_${randomHex(10)}`,

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type ChargeSavedCard, PaymentChargesService, PaymentsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
-import { Clock, type DeveloperContext, inTransaction, type ServingRequest, tenantOf } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { Clock, type DeveloperContext, inTransaction, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { SubscriptionEntity } from './subscription.entity';
 import { SubscriptionChargeOutcomesService } from './subscription-charge-outcomes.service';
@@ -85,7 +84,7 @@ export class SubscriptionBillingService {
     const payment = await this.payments.createPayment(ctx, charge, key, 'charge', 'subscription');
     const now = this.clock.now();
     await this.repository.recordAttempt({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       subscriptionId: subscription.id,

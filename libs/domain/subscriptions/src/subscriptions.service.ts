@@ -4,8 +4,7 @@ import { type SavedCard, SavedCardsService } from '@gateway/domain/payments';
 import { TestClocksService } from '@gateway/domain/test-clocks';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider } from '@gateway/provider';
-import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, randomHex } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { assertTransition, Clock, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, timeOrderedUuid } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { firstPeriodStartingAtOrAfter, periodBounds, periodStart } from './billing-calendar';
 import { PlansService } from './plans.service';
@@ -66,7 +65,7 @@ export class SubscriptionsService {
     const anchor = trialEnd ?? now;
     const first = periodBounds(anchor, plan.interval, 1);
     const subscription: SubscriptionEntity = {
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       publicId: `SUB_${randomHex(10)}`,

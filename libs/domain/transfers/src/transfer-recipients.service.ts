@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FieldErrors } from '@gateway/contracts';
 import { parseRequestCurrency } from '@gateway/domain/payments';
 import { PaymentProvider, type ProviderBank } from '@gateway/provider';
-import { Clock, type Currency, type DeveloperContext, DomainError, type Page, randomHex } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { Clock, type Currency, type DeveloperContext, DomainError, type Page, randomHex, timeOrderedUuid } from '@gateway/platform';
 import type { TransferRecipientEntity } from './transfer-recipient.entity';
 import { type RecipientListFilter, TransferRecipientsRepository } from './transfer-recipients.repository';
 
@@ -51,7 +50,7 @@ export class TransferRecipientsService {
     if (!resolved) throw new DomainError('validation_error', 'The bank account could not be resolved.', { account_number: [`is not an account at ${bank.name}`] });
     const saved = await this.provider.createTransferRecipient(ctx.mode, { name: resolved.accountName, accountNumber: input.accountNumber, bankCode: input.bankCode, currency });
     return this.repository.insertOrFind({
-      id: randomUUID(),
+      id: timeOrderedUuid(),
       developerId: ctx.developerId,
       mode: ctx.mode,
       recipientCode: `RCP_${randomHex(10)}`,

@@ -5,8 +5,7 @@ import { LedgerService, virtualAccountDepositLines } from '@gateway/domain/ledge
 import { breakDownPayment, defaultPlatformFee } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, randomHex, type ServingRequest, tenantOf } from '@gateway/platform';
-import { randomUUID } from 'node:crypto';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, randomHex, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
 import { toVirtualAccountDepositResponse } from './virtual-account.mapper';
@@ -81,7 +80,7 @@ export class VirtualAccountDepositsService {
     return inTransaction(this.dataSource, async (manager) => {
       const now = this.clock.now();
       const deposit: VirtualAccountDepositEntity = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         mode,
         reference: `vad_${randomHex(12)}`,
         developerId: null,

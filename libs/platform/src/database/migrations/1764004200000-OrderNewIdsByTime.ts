@@ -13,8 +13,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * built in (18 has `uuidv7()`). The last hex digits stay random, which the analytics slots read.
  *
  * Every table whose id the database makes takes it as its default. Existing rows keep their ids.
- * Ids made elsewhere are unchanged: the ledger entries' (made by `ledger_chain_lines`, inside the
- * hash chain) and the ones the services make in TypeScript. request_logs' id has no index.
+ * The services make the ids they choose themselves the same way, in TypeScript (timeOrderedUuid,
+ * @gateway/platform). Left random: the ledger entries' ids (made by `ledger_chain_lines`, inside
+ * the hash chain), and request_logs' id, which has no index.
  * A default is a catalog change: each ALTER holds its table's lock for an instant.
  */
 const TABLES = [
