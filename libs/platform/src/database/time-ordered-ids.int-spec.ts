@@ -41,16 +41,41 @@ describe('ids the database makes', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('are the default of every table whose id the database makes, but the request log (no index on its id) and the ledger entries (ids made inside the hash chain)', async () => {
+  it('are the default of every table whose id the database makes, but the request log (no index on its id)', async () => {
     const random = (await db.query(
       `SELECT table_name FROM information_schema.columns
         WHERE table_schema = 'public' AND column_name = 'id' AND column_default = 'gen_random_uuid()'
         ORDER BY table_name`,
     )) as Array<{ table_name: string }>;
-    expect(random.map((row) => row.table_name).filter((table) => !table.startsWith('request_logs'))).toEqual(['ledger_entries']);
-    const [payment] = (await db.query(`SELECT column_default FROM information_schema.columns WHERE table_name = 'payments' AND column_name = 'id'`)) as Array<{
-      column_default: string;
-    }>;
-    expect(payment.column_default).toBe('time_ordered_uuid()');
+    expect(random.map((row) => row.table_name).filter((table) => !table.startsWith('request_logs'))).toEqual([]);
+    const defaults = (await db.query(
+      `SELECT table_name, column_default FROM information_schema.columns
+        WHERE table_schema = 'public' AND column_name = 'id' AND table_name IN ('payments', 'ledger_entries') ORDER BY table_name`,
+    )) as Array<{ table_name: string; column_default: string }>;
+    expect(defaults).toEqual([
+      { table_name: 'ledger_entries', column_default: 'time_ordered_uuid()' },
+      { table_name: 'payments', column_default: 'time_ordered_uuid()' },
+    ]);
+  });
+
+  it('include the ledger entries the hash chain makes (migration OrderLedgerEntryIdsByTime), each hashed with the id it carries', async () => {
+    const before = Date.now();
+    const lines = (await db.query(
+      `SELECT c.n, c.id::text AS id, c.hash = ledger_entry_hash(c.id, '00000000-0000-7000-8000-000000000001', '00000000-0000-7000-8000-000000000002',
+                'test', 'NGN', 3, 'payment', 'pay_1', 'payment_succeeded', c.account, c.bucket, c.entry_type, c.amount, 'PAY-1',
+                c.description, '2026-12-07T00:00:00Z', c.prev_hash) AS hash_matches
+         FROM ledger_chain_lines(NULL, '00000000-0000-7000-8000-000000000001', '00000000-0000-7000-8000-000000000002', 'test', 'NGN', 3,
+                'payment', 'pay_1', 'payment_succeeded', 'PAY-1', '2026-12-07T00:00:00Z',
+                ARRAY['provider_clearing', 'wallet', 'wallet', 'fees'], ARRAY[NULL, 'available', 'available', NULL],
+                ARRAY['debit', 'credit', 'fee', 'fee'], ARRAY[-100, 100, -1.5, 1.5]::numeric[], ARRAY['a', 'b', 'c', 'd']) AS c
+        ORDER BY c.n`,
+    )) as Array<{ n: number; id: string; hash_matches: boolean }>;
+    const after = Date.now();
+    expect(lines.map((line) => line.hash_matches)).toEqual([true, true, true, true]);
+    for (const { id } of lines) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(millisecondsOf(id)).toBeGreaterThanOrEqual(before - 1_000);
+      expect(millisecondsOf(id)).toBeLessThanOrEqual(after + 1_000);
+    }
   });
 });

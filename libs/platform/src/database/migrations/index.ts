@@ -51,6 +51,7 @@ import { IndexWalletLinesOnly1764003900000 } from './1764003900000-IndexWalletLi
 import { KeepCheckoutLinkUpdatesHot1764004000000 } from './1764004000000-KeepCheckoutLinkUpdatesHot';
 import { DropUnreadRefundIndex1764004100000 } from './1764004100000-DropUnreadRefundIndex';
 import { OrderNewIdsByTime1764004200000 } from './1764004200000-OrderNewIdsByTime';
+import { OrderLedgerEntryIdsByTime1764004300000 } from './1764004300000-OrderLedgerEntryIdsByTime';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -107,4 +108,5 @@ export const MIGRATIONS = [
   KeepCheckoutLinkUpdatesHot1764004000000,
   DropUnreadRefundIndex1764004100000,
   OrderNewIdsByTime1764004200000,
+  OrderLedgerEntryIdsByTime1764004300000,
 ];
