@@ -17,10 +17,10 @@ import {
   DomainError,
   inTransaction,
   type Page,
-  randomHex,
   READ_THROUGH_PAGE_SIZE,
   type ServingRequest,
   tenantOf,
+  timeOrderedHex,
   timeOrderedUuid,
 } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -139,7 +139,7 @@ export class SettlementsService {
         id: timeOrderedUuid(),
         developerId: developer.id,
         mode: 'live',
-        reference: `${SETTLEMENT_REFERENCE_PREFIX}${randomHex(12)}`,
+        reference: `${SETTLEMENT_REFERENCE_PREFIX}${timeOrderedHex(12)}`,
         amount,
         currency,
         status: autoApproved ? 'approved' : 'pending_approval',

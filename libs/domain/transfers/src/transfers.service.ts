@@ -5,7 +5,7 @@ import { LedgerService, payoutReturnLines, releaseReserveLines, reserveLines, se
 import { amountLimits, isProviderRefusal, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, randomHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
+import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, timeOrderedHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { TransferEntity } from './transfer.entity';
 import { toTransferResponse, type TransferView } from './transfer.mapper';
@@ -190,7 +190,7 @@ export class TransfersService {
         developerId: ctx.developerId,
         mode: ctx.mode,
         // Lowercase and 16+ characters: Paystack's rule for transfer references.
-        reference: `trf_${randomHex(12)}`,
+        reference: `trf_${timeOrderedHex(12)}`,
         source: input.source,
         recipientId: input.recipient.id,
         amount: input.amount,

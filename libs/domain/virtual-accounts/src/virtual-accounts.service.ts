@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CustomersService, type Customer } from '@gateway/domain/customers';
 import { amountLimits } from '@gateway/domain/payments';
 import { PaymentProvider } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, type Page, randomHex, timeOrderedUuid } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, InvalidAmountError, type Page, timeOrderedHex, timeOrderedUuid } from '@gateway/platform';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
 import { VirtualAccountDepositsService } from './virtual-account-deposits.service';
 import { accountConflict, type PageQuery, type VirtualAccountListFilter, VirtualAccountsRepository } from './virtual-accounts.repository';
@@ -56,7 +56,7 @@ export class VirtualAccountsService {
         id: timeOrderedUuid(),
         developerId: ctx.developerId,
         mode: ctx.mode,
-        publicId: `va_${randomHex(12)}`,
+        publicId: `va_${timeOrderedHex(12)}`,
         customerId: customer.id,
         customerReference: customer.reference,
         accountNumber: opened.accountNumber,

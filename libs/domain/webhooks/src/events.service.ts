@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type EventDataMap, isEventName, type EventName } from '@gateway/contracts';
-import { Clock, type DeveloperContext, DomainError, randomHex } from '@gateway/platform';
+import { Clock, type DeveloperContext, DomainError, timeOrderedHex } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DispatcherWake } from './dispatcher-wake';
 import type { EventEntity } from './event.entity';
 import { EventsRepository, fanOutParameters } from './events.repository';
 
 export function newEventId(): string {
-  return `evt_${randomHex(12)}`;
+  return `evt_${timeOrderedHex(12)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction, randomHex } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, DecryptionError, DomainError, Encryptor, failpoint, inTransaction, timeOrderedHex } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import { recordAttempts } from './attempt-records.statement';
 import { CallBatcher } from './call-batcher';
@@ -167,7 +167,7 @@ export class WebhookDispatcher {
           endedDeliveryFailed: effects.endedDeliveryFailed,
         });
         return {
-          reference: `whl_${randomHex(12)}`,
+          reference: `whl_${timeOrderedHex(12)}`,
           deliveryId: delivery.id,
           developerId: endpoint.developerId,
           mode: endpoint.mode,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type EventName, REQUEST_TRACE_MAX_EVENTS, TEST_EVENT_NAME, type TestEventData, type WebhookVersion } from '@gateway/contracts';
-import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, randomHex, validationError } from '@gateway/platform';
+import { APP_CONFIG, type AppConfig, Clock, type DeveloperContext, DomainError, Encryptor, inTransaction, type Page, timeOrderedHex, validationError } from '@gateway/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EventsRepository } from './events.repository';
 import { newEventId } from './events.service';
@@ -53,7 +53,7 @@ export class WebhooksService {
   async create(ctx: DeveloperContext, input: NewWebhook): Promise<EndpointWithSecret> {
     await this.checkUrl(ctx, input.url);
     const now = this.clock.now();
-    const reference = `whk_${randomHex(12)}`;
+    const reference = `whk_${timeOrderedHex(12)}`;
     const secret = newSigningSecret();
     const endpoint = await this.endpoints.insert({
       reference,

@@ -1,4 +1,5 @@
 export * from './hashing';
 export * from './encryption';
 export * from './random-hex';
+export * from './time-ordered-hex';
 export * from './time-ordered-uuid';
