@@ -177,6 +177,60 @@ describe('the hash-chained ledger', () => {
     expect((hash as Buffer).toString('hex')).toBe(entryHash(fields).toString('hex'));
   });
 
+  it('the database and the verifier agree on 300 entries of every shape (migration HashLedgerEntriesInOnePass builds the same bytes in one pass)', async () => {
+    const texts = ['', 'a', 'PAY-1', 'ü', '✓ Ñandú', '日本語の説明', '🙂 emoji', 'comma, colon: 12:x,', 'line\nbreak', 'x'.repeat(300)];
+    const amounts = ['0.01', '-0.01', '100.00', '-1234.50', '99999999999999999.99', '-5000.00', '12.30'];
+    const cases = Array.from({ length: 300 }, (_, i) => ({
+      entryId: randomUUID(),
+      postingId: randomUUID(),
+      developerId: randomUUID(),
+      mode: i % 2 === 0 ? 'test' : 'live',
+      currency: ['NGN', 'USD', 'GBP', 'KES'][i % 4],
+      chainSlot: i % 16,
+      sourceType: texts[i % texts.length] || 'payment',
+      sourceId: texts[(i + 3) % texts.length],
+      kind: texts[(i + 5) % texts.length],
+      account: i % 3 === 0 ? 'wallet' : `subaccount:ACCT_${i}`,
+      bucket: i % 3 === 0 ? 'available' : null,
+      entryType: ['credit', 'debit', 'fee'][i % 3],
+      amount: amounts[i % amounts.length],
+      reference: texts[(i + 7) % texts.length],
+      description: texts[(i + 1) % texts.length],
+      // Microseconds since 1970 from 2001 to 2033, and an instant before 1970 as well.
+      createdAtMicros: i === 0 ? '-86400000001' : String(1_000_000_000_000_000 + i * 3_333_333_333_337),
+      prevHash: i % 5 === 0 ? null : createHash('sha256').update(`entry ${i}`).digest(),
+    }));
+    const rows = (await dataSource.query(
+      `SELECT ledger_entry_hash(c.entry_id, c.posting_id, c.developer_id, c.mode, c.currency, c.chain_slot, c.source_type, c.source_id, c.kind,
+                c.account, c.bucket, c.entry_type, c.amount, c.reference, c.description, 'epoch'::timestamptz + c.micros * interval '1 microsecond', c.prev_hash) AS hash
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[],
+                     $11::text[], $12::text[], $13::numeric[], $14::text[], $15::text[], $16::numeric[], $17::bytea[])
+           WITH ORDINALITY AS c(entry_id, posting_id, developer_id, mode, currency, chain_slot, source_type, source_id, kind, account,
+                                bucket, entry_type, amount, reference, description, micros, prev_hash, n)
+        ORDER BY c.n`,
+      [
+        cases.map((c) => c.entryId),
+        cases.map((c) => c.postingId),
+        cases.map((c) => c.developerId),
+        cases.map((c) => c.mode),
+        cases.map((c) => c.currency),
+        cases.map((c) => c.chainSlot),
+        cases.map((c) => c.sourceType),
+        cases.map((c) => c.sourceId),
+        cases.map((c) => c.kind),
+        cases.map((c) => c.account),
+        cases.map((c) => c.bucket),
+        cases.map((c) => c.entryType),
+        cases.map((c) => c.amount),
+        cases.map((c) => c.reference),
+        cases.map((c) => c.description),
+        cases.map((c) => c.createdAtMicros),
+        cases.map((c) => c.prevHash),
+      ],
+    )) as Array<{ hash: Buffer }>;
+    expect(rows.map((row) => row.hash.toString('hex'))).toEqual(cases.map((c) => entryHash(c).toString('hex')));
+  });
+
   it('detects an edited amount, description or reference (hash_mismatch at that entry)', async () => {
     const ctx = await merchantWithHistory();
     const chain = await longestChain(ctx);

@@ -52,6 +52,7 @@ import { KeepCheckoutLinkUpdatesHot1764004000000 } from './1764004000000-KeepChe
 import { DropUnreadRefundIndex1764004100000 } from './1764004100000-DropUnreadRefundIndex';
 import { OrderNewIdsByTime1764004200000 } from './1764004200000-OrderNewIdsByTime';
 import { OrderLedgerEntryIdsByTime1764004300000 } from './1764004300000-OrderLedgerEntryIdsByTime';
+import { HashLedgerEntriesInOnePass1764004400000 } from './1764004400000-HashLedgerEntriesInOnePass';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -109,4 +110,5 @@ export const MIGRATIONS = [
   DropUnreadRefundIndex1764004100000,
   OrderNewIdsByTime1764004200000,
   OrderLedgerEntryIdsByTime1764004300000,
+  HashLedgerEntriesInOnePass1764004400000,
 ];
