@@ -7,6 +7,7 @@ import { ConfigModule, type DeveloperContext, type ManualClock } from '@gateway/
 import { createDomainTestContext, testConfig } from '@gateway/platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentsMaintenanceService } from './payments-maintenance.service';
 import { PaymentsModule } from './payments.module';
 import { PaymentsService } from './payments.service';
@@ -102,5 +103,64 @@ describe('PaymentsMaintenanceService.reconcileUnconfirmed', () => {
     }
     // 10, 20, 40, 80, 160 min; then at the hourly runs 6, 12, 24, 48 h; the next (96 h) is past 72 h.
     expect(askedAt).toEqual([600, 1200, 2400, 4800, 9600, 21_600, 43_200, 86_400, 172_800]);
+  });
+
+  /** The payment row's version (xmin: the transaction that last wrote it) and its schedule, if any. */
+  async function rowsOf(id: string): Promise<{ version: string; reconcileAfter: Date | null; scheduled: Date | null }> {
+    const [row] = (await dataSource.query(
+      `SELECT p.xmin::text AS version, p.reconcile_after, s.reconcile_after AS scheduled
+         FROM payments p LEFT JOIN payment_reconciliation_schedule s ON s.payment_id = p.id WHERE p.id = $1`,
+      [id],
+    )) as Array<{ version: string; reconcile_after: Date | null; scheduled: Date | null }>;
+    return { version: row.version, reconcileAfter: row.reconcile_after, scheduled: row.scheduled };
+  }
+
+  it('writes an unpaid payment once, at its first ask; every later ask moves its schedule row only, removed after the last', async () => {
+    const unpaid = await checkout(1000);
+    providerKnows([]);
+    const created = await rowsOf(unpaid.id);
+    expect(created).toMatchObject({ reconcileAfter: null, scheduled: null });
+
+    clock.advance(GRACE_SECONDS * 1000);
+    await maintenance.reconcileUnconfirmed();
+    const first = await rowsOf(unpaid.id);
+    expect(askedAbout(unpaid.reference)).toHaveLength(1);
+    expect(first.version).not.toBe(created.version); // stamped: it has been asked about
+    expect(first.reconcileAfter).not.toBeNull();
+    // Next due when its age has doubled: the grace period counts from 10 minutes after the first ask.
+    expect(first.scheduled?.getTime()).toBe(first.reconcileAfter?.getTime());
+
+    clock.advance(GRACE_SECONDS * 1000);
+    await maintenance.reconcileUnconfirmed();
+    const second = await rowsOf(unpaid.id);
+    expect(askedAbout(unpaid.reference)).toHaveLength(2);
+    expect(second.version).toBe(first.version); // the payment itself was not written again
+    expect(second.scheduled?.getTime()).toBeGreaterThan(first.scheduled?.getTime() ?? Infinity);
+
+    clock.advance(MAX_AGE_HOURS * 3600 * 1000);
+    await maintenance.reconcileUnconfirmed();
+    const last = await rowsOf(unpaid.id);
+    expect(askedAbout(unpaid.reference)).toHaveLength(2); // past the max age: not asked, its schedule gone
+    expect(last).toEqual({ ...second, scheduled: null });
+  });
+
+  it('removes the schedule of a payment settled since its last ask when it comes due, without asking the provider again', async () => {
+    const checkoutPayment = await checkout(1500);
+    providerKnows([]);
+    clock.advance(GRACE_SECONDS * 1000);
+    await maintenance.reconcileUnconfirmed();
+    expect(askedAbout(checkoutPayment.reference)).toHaveLength(1);
+    expect((await rowsOf(checkoutPayment.id)).scheduled).not.toBeNull();
+
+    // The customer pays, and the merchant verifies.
+    providerKnows([await payments.get(checkoutPayment.ctx, checkoutPayment.reference).then((v) => v.payment)]);
+    await app.get(PaymentConfirmationService).verify(checkoutPayment.ctx, checkoutPayment.reference);
+    expect(askedAbout(checkoutPayment.reference)).toHaveLength(2); // the scan's ask, then the merchant's verify
+
+    clock.advance(GRACE_SECONDS * 1000);
+    await maintenance.reconcileUnconfirmed();
+    expect(askedAbout(checkoutPayment.reference)).toHaveLength(2);
+    expect((await rowsOf(checkoutPayment.id)).scheduled).toBeNull();
+    expect((await payments.get(checkoutPayment.ctx, checkoutPayment.reference)).payment.status).toBe('success');
   });
 });

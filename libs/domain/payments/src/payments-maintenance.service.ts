@@ -81,6 +81,7 @@ export class PaymentsMaintenanceService {
       for (let n = 0; n < batchSize; n++) {
         const claimed = await this.repository.claimForReconciliation(mode, this.clock.now(), { ms: afterMs }, { hours: maxAgeHours });
         if (!claimed) break;
+        if (!claimed.ask) continue; // a schedule whose payment has settled or aged out, now removed
         tally.asked++;
         const outcome = await this.askProvider(mode, claimed);
         if (outcome === 'success') tally.succeeded++;

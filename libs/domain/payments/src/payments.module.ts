@@ -22,10 +22,11 @@ import { PaymentsService } from './payments.service';
 import { SavedCardsService } from './saved-cards.service';
 
 /**
- * Payments (tables `payments`, `payment_authorizations`): initialize, verify and the provider's
- * word on a charge, charges of saved cards (now or scheduled), saved cards, sandbox controls and
- * upkeep scans. Refunds, payment intents and bulk batches are modules of their own that change a
- * payment only through the services exported here, inside their own transaction.
+ * Payments (tables `payments`, `payment_authorizations`, `payment_reconciliation_schedule`):
+ * initialize, verify and the provider's word on a charge, charges of saved cards (now or
+ * scheduled), saved cards, sandbox controls and upkeep scans. Refunds, payment intents and bulk
+ * batches are modules of their own that change a payment only through the services exported
+ * here, inside their own transaction.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([PaymentEntity, PaymentAuthorizationEntity]), AnalyticsModule, CustomersModule, DevelopersModule, SubaccountsModule, TestClocksModule, LedgerModule, EventsModule, ProviderModule],

@@ -125,6 +125,49 @@ const SAVE_AUTHORIZATION = preparedStatement(
   LIMIT 1`,
 );
 
+/**
+ * claimForReconciliation's one statement. $1 mode, $2 now, $3 the grace period, $4 the max age.
+ * A due time is kept as the instant the grace period counts from (`reconcile_after`: due once it
+ * is $3 in the past), as before the schedule had a table of its own. The most overdue of the two
+ * candidates is claimed: the oldest payment never asked about, and the earliest schedule due.
+ * `next_after` is where the next grace period counts from, so that the next ask comes when the
+ * payment's age has doubled; null when that would be past the max age (this ask is the last).
+ */
+const CLAIM_FOR_RECONCILIATION = `
+  WITH first AS (
+    SELECT id, created_at AS due_after FROM payments
+     WHERE mode = $1 AND status IN ('pending', 'abandoned') AND reconcile_after IS NULL
+       AND created_at > $2::timestamptz - $4::interval AND created_at <= $2::timestamptz - $3::interval
+     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
+  ), again AS (
+    SELECT payment_id AS id, reconcile_after AS due_after FROM payment_reconciliation_schedule
+     WHERE mode = $1 AND reconcile_after <= $2::timestamptz - $3::interval
+     ORDER BY reconcile_after LIMIT 1 FOR UPDATE SKIP LOCKED
+  ), candidate AS (
+    SELECT id, due_after, true AS is_first FROM first
+    UNION ALL
+    SELECT id, due_after, false FROM again
+    ORDER BY due_after LIMIT 1
+  ), chosen AS (
+    SELECT c.id, c.is_first, p.developer_id, p.reference,
+           p.status IN ('pending', 'abandoned') AND p.created_at > $2::timestamptz - $4::interval AS ask,
+           CASE WHEN $2::timestamptz + GREATEST($3::interval, $2::timestamptz - p.created_at) > p.created_at + $4::interval THEN NULL
+                ELSE $2::timestamptz + GREATEST(interval '0', $2::timestamptz - p.created_at - $3::interval) END AS next_after
+      FROM candidate c JOIN payments p ON p.id = c.id
+  ), stamped AS (
+    UPDATE payments p SET reconcile_after = COALESCE(c.next_after, 'infinity') FROM chosen c WHERE c.is_first AND p.id = c.id
+  ), scheduled AS (
+    INSERT INTO payment_reconciliation_schedule (payment_id, mode, reconcile_after)
+    SELECT id, $1, next_after FROM chosen WHERE is_first AND next_after IS NOT NULL
+  ), moved AS (
+    UPDATE payment_reconciliation_schedule s SET reconcile_after = c.next_after
+      FROM chosen c WHERE NOT c.is_first AND s.payment_id = c.id AND c.ask AND c.next_after IS NOT NULL
+  ), ended AS (
+    DELETE FROM payment_reconciliation_schedule s
+     USING chosen c WHERE NOT c.is_first AND s.payment_id = c.id AND NOT (c.ask AND c.next_after IS NOT NULL)
+  )
+  SELECT developer_id, reference, ask FROM chosen`;
+
 /** A payment as verify reads it: with its card and the developer's platform fee override for its currency (null: none). */
 export interface PaymentToVerify {
   view: PaymentView;
@@ -455,26 +498,30 @@ export class PaymentsRepository {
   /**
    * Claims the mode's unconfirmed payment (pending or abandoned) whose reconciliation is most
    * overdue: first `after` past its creation, then once its age has doubled since the last claim,
-   * never once it is older than `maxAge` (the column and index: migration 1764003350000). The claim
-   * moves `reconcile_after` on in the same statement; SKIP LOCKED: concurrent scans claim disjoint
-   * payments and never wait for a callback or verify settling one. Null when none is due.
+   * never once it is older than `maxAge`. SKIP LOCKED: concurrent scans claim disjoint payments and
+   * never wait for a callback or verify settling one. Null when none is due.
+   *
+   * Where the next due time lives (migration ScheduleReconciliationsApart): a payment never asked
+   * about is found by its age (payments_reconcile_first, whose predicate holds only those with no
+   * `reconcile_after`); its first claim stamps `reconcile_after` on the payment, once, and records
+   * the next due time in payment_reconciliation_schedule. Every later claim moves that narrow row
+   * only, so a payment nobody pays is written once by its reconciliation, not at each of its nine
+   * asks (each of which, moving an indexed column of payments, added an entry to every index of the
+   * table). A schedule whose payment has settled or aged out is removed when it comes due, and
+   * answered with `ask: false`.
    */
-  async claimForReconciliation(mode: Mode, now: Date, after: { ms: number }, maxAge: { hours: number }): Promise<{ developerId: string; reference: string } | null> {
-    const [rows] = (await this.manager.query(
-      `WITH due AS (
-         SELECT id FROM payments
-          WHERE mode = $1 AND status IN ('pending', 'abandoned')
-            AND COALESCE(reconcile_after, created_at) BETWEEN $2::timestamptz - $4::interval AND $2::timestamptz - $3::interval
-            AND created_at > $2::timestamptz - $4::interval
-          ORDER BY COALESCE(reconcile_after, created_at) LIMIT 1 FOR UPDATE SKIP LOCKED)
-       UPDATE payments p SET reconcile_after = CASE
-           WHEN $2::timestamptz + GREATEST($3::interval, $2::timestamptz - p.created_at) > p.created_at + $4::interval THEN 'infinity'::timestamptz
-           ELSE $2::timestamptz + GREATEST(interval '0', $2::timestamptz - p.created_at - $3::interval) END
-         FROM due WHERE p.id = due.id
-       RETURNING p.developer_id, p.reference`,
-      [mode, now, `${after.ms} milliseconds`, `${maxAge.hours} hours`],
-    )) as [Array<{ developer_id: string; reference: string }>, number];
-    return rows[0] ? { developerId: rows[0].developer_id, reference: rows[0].reference } : null;
+  async claimForReconciliation(
+    mode: Mode,
+    now: Date,
+    after: { ms: number },
+    maxAge: { hours: number },
+  ): Promise<{ developerId: string; reference: string; ask: boolean } | null> {
+    const [row] = (await this.manager.query(CLAIM_FOR_RECONCILIATION, [mode, now, `${after.ms} milliseconds`, `${maxAge.hours} hours`])) as Array<{
+      developer_id: string;
+      reference: string;
+      ask: boolean;
+    }>;
+    return row ? { developerId: row.developer_id, reference: row.reference, ask: row.ask } : null;
   }
 
   /**

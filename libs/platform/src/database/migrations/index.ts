@@ -53,6 +53,7 @@ import { DropUnreadRefundIndex1764004100000 } from './1764004100000-DropUnreadRe
 import { OrderNewIdsByTime1764004200000 } from './1764004200000-OrderNewIdsByTime';
 import { OrderLedgerEntryIdsByTime1764004300000 } from './1764004300000-OrderLedgerEntryIdsByTime';
 import { HashLedgerEntriesInOnePass1764004400000 } from './1764004400000-HashLedgerEntriesInOnePass';
+import { ScheduleReconciliationsApart1764004500000 } from './1764004500000-ScheduleReconciliationsApart';
 
 /** Every migration, oldest first. Listed explicitly so source and compiled builds agree. */
 export const MIGRATIONS = [
@@ -111,4 +112,5 @@ export const MIGRATIONS = [
   OrderNewIdsByTime1764004200000,
   OrderLedgerEntryIdsByTime1764004300000,
   HashLedgerEntriesInOnePass1764004400000,
+  ScheduleReconciliationsApart1764004500000,
 ];
