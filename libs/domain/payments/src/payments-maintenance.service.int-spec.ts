@@ -144,6 +144,19 @@ describe('PaymentsMaintenanceService.reconcileUnconfirmed', () => {
     expect(last).toEqual({ ...second, scheduled: null });
   });
 
+  it('asks about a payment due again once, when three scans claim at the same moment', async () => {
+    const unpaid = await checkout(1200);
+    providerKnows([]);
+    clock.advance(GRACE_SECONDS * 1000);
+    await maintenance.reconcileUnconfirmed();
+    expect(askedAbout(unpaid.reference)).toHaveLength(1);
+
+    clock.advance(GRACE_SECONDS * 1000);
+    await Promise.all([maintenance.reconcileUnconfirmed(), maintenance.reconcileUnconfirmed(), maintenance.reconcileUnconfirmed()]);
+    expect(askedAbout(unpaid.reference)).toHaveLength(2);
+    expect(await count(`SELECT count(*)::int AS n FROM payment_reconciliation_schedule WHERE payment_id = $1`, [unpaid.id])).toBe(1);
+  });
+
   it('removes the schedule of a payment settled since its last ask when it comes due, without asking the provider again', async () => {
     const checkoutPayment = await checkout(1500);
     providerKnows([]);
