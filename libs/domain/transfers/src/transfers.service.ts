@@ -5,7 +5,7 @@ import { LedgerService, payoutReturnLines, releaseReserveLines, reserveLines, se
 import { amountLimits, isProviderRefusal, parseRequestCurrency } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransfer } from '@gateway/provider';
-import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, timeOrderedHex, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
+import { allPages, type Amount, APP_CONFIG, type AppConfig, canMove, checkAmount, Clock, type Currency, type DeveloperContext, DomainError, inTransaction, type Page, READ_THROUGH_PAGE_SIZE, type ServingRequest, tenantOf, timeOrderedHex, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { TransferEntity } from './transfer.entity';
 import { toTransferResponse, type TransferView } from './transfer.mapper';

@@ -5,7 +5,7 @@ import { LedgerService, virtualAccountDepositLines } from '@gateway/domain/ledge
 import { breakDownPayment, defaultPlatformFee } from '@gateway/domain/payments';
 import { EventsService } from '@gateway/domain/webhooks';
 import { PaymentProvider, type ProviderTransaction } from '@gateway/provider';
-import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, timeOrderedHex, type ServingRequest, tenantOf, timeOrderedUuid } from '@gateway/platform';
+import { Amount, APP_CONFIG, type AppConfig, Clock, type DeveloperContext, inTransaction, type Page, type ServingRequest, tenantOf, timeOrderedHex, timeOrderedUuid } from '@gateway/platform';
 import { DataSource } from 'typeorm';
 import type { VirtualAccountDepositEntity, VirtualAccountEntity } from './virtual-account.entities';
 import { toVirtualAccountDepositResponse } from './virtual-account.mapper';
