@@ -7,9 +7,10 @@ import { buildIndexesOnline, type OnlineIndex, removeIndexesOnline } from './onl
  *
  * The scan (PaymentsRepository.claimForReconciliation) claimed a payment by moving its
  * `reconcile_after`, which `payments_reconcile_due` held in its key. An update that writes an
- * indexed column cannot be a HOT update, so each claim added an entry to each of the table's
- * twelve indexes (784 bytes of WAL, and as many dead entries for vacuum), about nine times for a
- * checkout nobody pays (docs/benchmarks.md, "The reconciliation's schedule, apart").
+ * indexed column cannot be a HOT update, so each claim added an entry to every index that holds
+ * the payment, nine of the table's twelve (10 WAL records and 832 bytes, and as many dead entries
+ * for vacuum), about nine times for a checkout nobody pays (docs/benchmarks.md, "The
+ * reconciliation's schedule, apart").
  *
  * Now:
  * - `payments_reconcile_first` holds the payments never asked about (`reconcile_after IS NULL`),
