@@ -144,12 +144,18 @@ describe('PaymentsMaintenanceService.reconcileUnconfirmed', () => {
     expect(last).toEqual({ ...second, scheduled: null });
   });
 
-  it('asks about a payment due again once, when three scans claim at the same moment', async () => {
-    const unpaid = await checkout(1200);
+  /** A checkout nobody pays, asked about once by the scan at the end of its grace period. */
+  async function unpaidAskedOnce(amount: number): Promise<Awaited<ReturnType<typeof checkout>>> {
+    const unpaid = await checkout(amount);
     providerKnows([]);
     clock.advance(GRACE_SECONDS * 1000);
     await maintenance.reconcileUnconfirmed();
     expect(askedAbout(unpaid.reference)).toHaveLength(1);
+    return unpaid;
+  }
+
+  it('asks about a payment due again once, when three scans claim at the same moment', async () => {
+    const unpaid = await unpaidAskedOnce(1200);
 
     clock.advance(GRACE_SECONDS * 1000);
     await Promise.all([maintenance.reconcileUnconfirmed(), maintenance.reconcileUnconfirmed(), maintenance.reconcileUnconfirmed()]);
@@ -158,11 +164,7 @@ describe('PaymentsMaintenanceService.reconcileUnconfirmed', () => {
   });
 
   it('removes the schedule of a payment settled since its last ask when it comes due, without asking the provider again', async () => {
-    const checkoutPayment = await checkout(1500);
-    providerKnows([]);
-    clock.advance(GRACE_SECONDS * 1000);
-    await maintenance.reconcileUnconfirmed();
-    expect(askedAbout(checkoutPayment.reference)).toHaveLength(1);
+    const checkoutPayment = await unpaidAskedOnce(1500);
     expect((await rowsOf(checkoutPayment.id)).scheduled).not.toBeNull();
 
     // The customer pays, and the merchant verifies.
