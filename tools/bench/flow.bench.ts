@@ -26,6 +26,7 @@ import {
 import { benchGatewayEnv, benchSecrets, rateLimitStore } from './bench-support';
 import type { BenchRequest } from './baseline/rotating-load';
 import { createWallets, type Merchant, type PreparedPayment, preparePayments, provisionMerchants } from './payments-fixtures';
+import { type PostgresRecording, printPgProfile, readPostgresProfile, recordPostgres } from './pg-profile';
 
 /**
  * The whole payment flow under load, as merchants' servers and their customers' browsers drive it:
@@ -63,6 +64,12 @@ const SETTINGS = settings({
    * of a live database's statistics (0: keep the empty tables' statistics; see analyzeBeforeMeasuring).
    */
   analyzeAfterWarmUp: 1,
+  /**
+   * Seconds of PostgreSQL's CPU to sample with Linux perf, from 5 s into the measured window
+   * (pg-profile.ts; 0: none): its time by activity, printed after the report. The sampling slows
+   * the run, so its flows/s are not the build's.
+   */
+  pgProfileSeconds: 0,
 });
 /** A directory: the API, the simulator and the scheduler write V8 CPU profiles there (`--cpu-prof`) when they stop, `api-…`, `simulator-…`, `scheduler-…`. */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
@@ -161,6 +168,7 @@ async function main(): Promise<void> {
     let cpuAtStart = { api: 0, sim: 0, scheduler: 0, machine: machineCpuMs(), bench: process.cpuUsage() };
     const simUrl = `http://127.0.0.1:${sim.port}`;
     let callbacksAtStart = callbackCounts(simUrl, secrets.test);
+    const pgRecording = SETTINGS.pgProfileSeconds ? recordPostgresInWindow(measureFrom).catch((error: Error) => error) : null;
     const analyzed = SETTINGS.analyzeAfterWarmUp ? analyzeBeforeMeasuring(db, measureFrom) : Promise.resolve(null);
     analyzed.catch(() => undefined); // awaited after the flows: a failure is thrown there, with the clean-up
     const startCpu = setTimeout(() => {
@@ -198,6 +206,9 @@ async function main(): Promise<void> {
     const bare = await runBareBaselines(children, databaseUrl, merchants, barePayments).catch((error: Error) => [{ label: 'bare initialize and verify', failed: error.message }]);
 
     report({ results, apiCpu, simCpu, schedulerCpu, machine, memory, deliveries, callbacks, bare, ledger, statistics, loadBefore, loadAfter: loadavg() });
+    const recording = await pgRecording;
+    if (recording instanceof Error) log(`PostgreSQL could not be profiled: ${recording.message}`);
+    else if (recording) printPgProfile(await readPostgresProfile(recording));
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await receiver.close();
@@ -205,6 +216,13 @@ async function main(): Promise<void> {
     if (KEEP_DATABASE) log(`kept the database: ${databaseUrl}`);
     else await dropTestDatabase(databaseUrl, serverUrl);
   }
+}
+
+/** pgProfileSeconds of PostgreSQL's CPU (at most to the window's end), from 5 s into the measured window. */
+async function recordPostgresInWindow(measureFrom: number): Promise<PostgresRecording> {
+  const startAt = measureFrom + 5000;
+  await new Promise((done) => setTimeout(done, Math.max(0, startAt - Date.now())));
+  return recordPostgres(Math.max(1, Math.min(SETTINGS.pgProfileSeconds, SETTINGS.seconds - 5)));
 }
 
 interface AnalyzeRun {
