@@ -35,6 +35,24 @@ describe('runStatement on PostgreSQL', () => {
     }
   });
 
+  it('makes rows with pg’s keys, in pg’s order, when names repeat or could name the prototype', async () => {
+    const odd = preparedStatement(
+      'test.statement-query.odd-names',
+      `SELECT $1::int AS n, $2::text AS "__proto__", 'x' AS "constructor", $1::int + 1 AS n, NULL::int AS "a""quote", $3::jsonb AS "toString"`,
+    );
+    const repeated = preparedStatement('test.statement-query.repeated', 'SELECT $1::int AS n, $1::int * 10 AS n, $2::text AS "Ünïcode ✓"');
+    for (let i = 0; i < 6; i++) {
+      const params = [i, `p${i}`, JSON.stringify([i])];
+      for (const [statement, values] of [[odd, params], [repeated, [i, `u${i}`]]] as const) {
+        const { rows } = await runStatement<Record<string, unknown>>(db.manager, statement, [...values]);
+        const expected = (await db.query(statement.text, [...values])) as Array<Record<string, unknown>>;
+        expect(rows).toEqual(expected);
+        expect(Object.keys(rows[0])).toEqual(Object.keys(expected[0]));
+        expect(Object.getPrototypeOf(rows[0])).toBe(Object.getPrototypeOf(expected[0]));
+      }
+    }
+  });
+
   it('keeps each statement’s own shape when statements alternate on one connection', async () => {
     await db.transaction(async (manager) => {
       for (let i = 0; i < 4; i++) {
