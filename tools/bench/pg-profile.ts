@@ -105,7 +105,7 @@ export function parsePerfScript(text: string): Stack[] {
       stacks.push(current);
       continue;
     }
-    const name = line.trim().split(/\s+/).slice(1).join(' ').replace(/\+0x[0-9a-f]+$/, '');
+    const name = line.trim().split(/\s+/).slice(1).join(' ');
     if (current && name && name !== '[unknown]') current.push(name);
   }
   return stacks;

@@ -35,7 +35,7 @@ interface ResultInternals {
   _prebuiltEmptyResultObject: object;
   /** The connection's type parsers: one object per pg Client. */
   _types: object;
-  rowAsArray: boolean;
+  /** pg's row maker (objects: runOnClient and runOnPool never ask for rows as arrays). */
   parseRow: RowParser;
 }
 
@@ -117,7 +117,7 @@ class StatementQuery extends Query {
     if (!shapes) shapesByConnection.set(result._types, (shapes = new Map()));
     const shape = { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject, parseRow: rowParserFor(result.fields, result._parsers) };
     shapes.set(self.name, shape);
-    if (shape.parseRow && !result.rowAsArray) result.parseRow = shape.parseRow;
+    useShape(self, shape);
   }
 }
 
@@ -127,7 +127,7 @@ function useShape(query: QueryInternals, shape: RowShape): void {
   result.fields = shape.fields;
   result._parsers = shape.parsers;
   result._prebuiltEmptyResultObject = shape.emptyRow;
-  if (shape.parseRow && !result.rowAsArray) result.parseRow = shape.parseRow;
+  if (shape.parseRow) result.parseRow = shape.parseRow;
   query._accumulateRows = Boolean(query.callback) || query.listeners('row').length === 0;
 }
 
